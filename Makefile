@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make              build flash.ko for the pinned test kernel
+# make KDIR=.. KSRC=..  build it for another kernel (build tree, source tree)
+# make tools        build the userspace tools (tools/*)
+# make check        install what is missing, build, run every test
+# make demo         boot QEMU's SD card, compare mq-deadline and flash
+# make sparse       the module through sparse (C=2) and W=1
+
+include scripts/kernel-version
+
+KDIR ?= /lib/modules/$(KVER)/build
+KSRC ?= $(CURDIR)/.cache/linux-source-$(KPKG_VERSION)
+TOOLS := flashmodel flashtrace flashemu
+
+all: module
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) KSRC=$(KSRC) modules
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) KSRC=$(KSRC) C=2 W=1 modules
+
+tools:
+	for t in $(TOOLS); do $(MAKE) -C tools/$$t || exit; done
+
+check:
+	tests/run
+
+demo:
+	scripts/demo
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) KSRC=$(KSRC) clean
+	for t in $(TOOLS); do $(MAKE) -C tools/$$t clean; done
+	rm -rf tests/unit/build
+
+.PHONY: all module sparse tools check demo clean

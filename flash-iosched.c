@@ -1,0 +1,814 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flash: an I/O scheduler for cheap flash (SD cards, eMMC, USB sticks).
+ *
+ * Such devices program whole pages, erase whole erase blocks and keep only
+ * a few erase blocks open for writing.  Writes are therefore queued per
+ * erase block ("segment"), sorted by sector, and drained one segment at a
+ * time in ascending order; merges never build a write that straddles a
+ * page or an erase block; writes are cut into pieces the card takes as
+ * they are.  Reads go first, in arrival order, with a deadline for each
+ * direction so that neither starves.
+ */
+#include <linux/kernel.h>
+#include <linux/blkdev.h>
+#include <linux/blktrace_api.h>
+#include <linux/bio.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/rbtree.h>
+#include <linux/jiffies.h>
+
+#include <trace/events/block.h>
+
+#include "elevator.h"
+#include "blk.h"
+#include "blk-mq.h"
+#include "blk-mq-sched.h"
+#include "flash-iosched.h"
+
+static struct kmem_cache *flash_seg_cache;
+
+/*
+ * Per-request state in rq->elv.priv[]:
+ *  priv[0]: the segment of a write while it is queued in one;
+ *  priv[1]: the slot of a write once dispatched, until it finishes.
+ * Both are NULL for every other request.
+ */
+static inline struct flash_segment *flash_rq_seg(struct request *rq)
+{
+	return rq->elv.priv[0];
+}
+
+static inline struct flash_slot *flash_rq_slot(struct request *rq)
+{
+	return rq->elv.priv[1];
+}
+
+static inline bool flash_rq_expired(struct request *rq)
+{
+	return time_after_eq(jiffies, (unsigned long)rq->fifo_time);
+}
+
+static struct flash_segment *__flash_find_seg(struct flash_data *fd, u64 index)
+{
+	struct rb_node *n = fd->segments.rb_node;
+
+	lockdep_assert_held(&fd->lock);
+	while (n) {
+		struct flash_segment *seg = rb_entry(n, struct flash_segment, node);
+
+		if (index < seg->index)
+			n = n->rb_left;
+		else if (index > seg->index)
+			n = n->rb_right;
+		else
+			return seg;
+	}
+	return NULL;
+}
+
+/* Find or create the segment for @index; NULL if out of memory. */
+static struct flash_segment *__flash_get_seg(struct flash_data *fd, u64 index)
+{
+	struct rb_node **p = &fd->segments.rb_node, *parent = NULL;
+	struct flash_segment *seg;
+
+	lockdep_assert_held(&fd->lock);
+	while (*p) {
+		parent = *p;
+		seg = rb_entry(parent, struct flash_segment, node);
+		if (index < seg->index)
+			p = &parent->rb_left;
+		else if (index > seg->index)
+			p = &parent->rb_right;
+		else
+			return seg;
+	}
+	seg = kmem_cache_zalloc(flash_seg_cache, GFP_ATOMIC);
+	if (!seg)
+		return NULL;
+	seg->index = index;
+	seg->sort = RB_ROOT;
+	rb_link_node(&seg->node, parent, p);
+	rb_insert_color(&seg->node, &fd->segments);
+	return seg;
+}
+
+/* Free @seg if nothing is queued in it; the active segment is kept. */
+static void __flash_put_seg(struct flash_data *fd, struct flash_segment *seg)
+{
+	lockdep_assert_held(&fd->lock);
+	if (seg->nr_rqs || seg == fd->active)
+		return;
+	rb_erase(&seg->node, &fd->segments);
+	kmem_cache_free(flash_seg_cache, seg);
+}
+
+/* File a queued write into its segment.  False if out of memory. */
+static bool __flash_add_write(struct flash_data *fd, struct request *rq)
+{
+	struct flash_segment *seg;
+
+	seg = __flash_get_seg(fd, flash_seg_index(&fd->geom, blk_rq_pos(rq)));
+	if (!seg)
+		return false;
+	elv_rb_add(&seg->sort, rq);
+	if (!seg->nr_rqs++)
+		fd->nr_busy_segs++;
+	seg->bytes += blk_rq_bytes(rq);
+	rq->elv.priv[0] = seg;
+	return true;
+}
+
+/* Take a queued write out of its segment. */
+static void __flash_del_write(struct flash_data *fd, struct request *rq)
+{
+	struct flash_segment *seg = flash_rq_seg(rq);
+
+	elv_rb_del(&seg->sort, rq);
+	seg->bytes -= blk_rq_bytes(rq);
+	if (!--seg->nr_rqs)
+		fd->nr_busy_segs--;
+	rq->elv.priv[0] = NULL;
+	__flash_put_seg(fd, seg);
+}
+
+/*
+ * Forget a queued read or write: it is being dispatched or was merged into
+ * another request.  Requires that it is on a fifo and in a sort tree.
+ */
+static void __flash_remove(struct flash_data *fd, struct request *rq)
+{
+	struct request_queue *q = fd->queue;
+
+	lockdep_assert_held(&fd->lock);
+	list_del_init(&rq->queuelist);
+	if (flash_rq_seg(rq))
+		__flash_del_write(fd, rq);
+	else
+		elv_rb_del(&fd->read_sort, rq);
+	elv_rqhash_del(q, rq);
+	if (q->last_merge == rq)
+		q->last_merge = NULL;
+}
+
+/*
+ * Re-file every queued write after erase_size changed.  Writes in flight
+ * keep their slots, which count as open until they finish but no longer
+ * match any segment.
+ */
+void flash_regroup(struct flash_data *fd)
+{
+	struct flash_segment *seg, *tmp;
+	struct request *rq, *next;
+
+	lockdep_assert_held(&fd->lock);
+	rbtree_postorder_for_each_entry_safe(seg, tmp, &fd->segments, node)
+		kmem_cache_free(flash_seg_cache, seg);
+	fd->segments = RB_ROOT;
+	fd->nr_busy_segs = 0;
+	fd->active = NULL;
+	fd->budget_used = 0;
+	fd->gen++;
+	list_for_each_entry_safe(rq, next, &fd->write_fifo, queuelist) {
+		rq->elv.priv[0] = NULL;
+		if (!__flash_add_write(fd, rq)) {
+			fd->stats.alloc_failures++;
+			elv_rqhash_del(fd->queue, rq);
+			if (fd->queue->last_merge == rq)
+				fd->queue->last_merge = NULL;
+			list_move_tail(&rq->queuelist, &fd->dispatch);
+		}
+	}
+}
+
+/*
+ * The slot that holds @seg open, or a free slot if fewer than
+ * open_segments are open; NULL if @seg must wait.  With @claim the free
+ * slot is taken for @seg.
+ */
+static struct flash_slot *__flash_slot(struct flash_data *fd,
+				       struct flash_segment *seg, bool claim)
+{
+	struct flash_slot *free = NULL;
+	unsigned int i, open = 0;
+
+	lockdep_assert_held(&fd->lock);
+	for (i = 0; i < FLASH_MAX_OPEN; i++) {
+		struct flash_slot *s = &fd->slots[i];
+
+		if (!atomic_read(&s->inflight)) {
+			if (!free)
+				free = s;
+			continue;
+		}
+		if (s->gen == fd->gen && s->index == seg->index)
+			return s;
+		open++;
+	}
+	if (open >= fd->open_segments || !free)
+		return NULL;
+	if (claim) {
+		free->index = seg->index;
+		free->gen = fd->gen;
+	}
+	return free;
+}
+
+/* First queued write in @seg at or after sector @pos, or NULL. */
+static struct request *flash_seg_ceiling(struct flash_segment *seg, u64 pos)
+{
+	struct rb_node *n = seg->sort.rb_node;
+	struct request *found = NULL;
+
+	while (n) {
+		struct request *rq = rb_entry_rq(n);
+
+		if (blk_rq_pos(rq) >= pos) {
+			found = rq;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	return found;
+}
+
+/*
+ * Pick the segment to drain next: the one holding the oldest write if that
+ * write expired, else the one with the most queued bytes.  Only segments
+ * that can be opened qualify; a segment whose budget is spent gives way
+ * to any other.  NULL if every candidate must wait.
+ */
+static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
+						bool write_due)
+{
+	struct flash_segment *seg, *best = NULL;
+	struct rb_node *n;
+	bool spent = fd->active && fd->budget_used >= fd->geom.erase_sectors;
+
+	if (write_due) {
+		struct request *oldest = list_first_entry(&fd->write_fifo,
+							  struct request, queuelist);
+
+		seg = flash_rq_seg(oldest);
+		if (__flash_slot(fd, seg, false))
+			return seg;
+	}
+	for (n = rb_first(&fd->segments); n; n = rb_next(n)) {
+		seg = rb_entry(n, struct flash_segment, node);
+		if (!seg->nr_rqs || (spent && seg == fd->active))
+			continue;
+		if ((!best || seg->bytes > best->bytes) && __flash_slot(fd, seg, false))
+			best = seg;
+	}
+	if (!best && spent && fd->active->nr_rqs &&
+	    __flash_slot(fd, fd->active, false))
+		best = fd->active;
+	return best;
+}
+
+/* Make @seg the active segment. */
+static void __flash_activate(struct flash_data *fd, struct flash_segment *seg)
+{
+	struct flash_segment *old = fd->active;
+
+	if (old == seg) {
+		if (fd->budget_used >= fd->geom.erase_sectors)
+			fd->budget_used = 0;
+		return;
+	}
+	fd->active = seg;
+	fd->budget_used = 0;
+	if (old) {
+		fd->stats.switches++;
+		blk_add_trace_msg(fd->queue, "flash switch %llu -> %llu",
+				  old->index, seg->index);
+		__flash_put_seg(fd, old);
+	}
+}
+
+/*
+ * The next write to dispatch, or NULL if there is none or the writes must
+ * wait for open_segments.  Drains the active segment upwards from the
+ * cursor until nothing is left above it, its budget is spent while other
+ * segments wait, or another segment holds an expired write.
+ */
+static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
+{
+	struct flash_segment *seg = fd->active;
+	struct request *rq = NULL;
+	struct flash_slot *slot;
+
+	if (list_empty(&fd->write_fifo))
+		return NULL;
+	if (seg && seg->nr_rqs &&
+	    !(fd->budget_used >= fd->geom.erase_sectors && fd->nr_busy_segs > 1)) {
+		struct request *oldest = list_first_entry(&fd->write_fifo,
+							  struct request, queuelist);
+
+		if (!write_due || flash_rq_seg(oldest) == seg)
+			rq = flash_seg_ceiling(seg, fd->cursor);
+	}
+	if (!rq) {
+		seg = __flash_choose_seg(fd, write_due);
+		if (!seg)
+			goto wait;
+		if (seg == fd->active)
+			rq = flash_seg_ceiling(seg, fd->cursor);
+		if (!rq)
+			rq = rb_entry_rq(rb_first(&seg->sort));
+		__flash_activate(fd, seg);
+	}
+	slot = __flash_slot(fd, seg, true);
+	if (!slot)
+		goto wait;
+
+	if (flash_rq_expired(rq))
+		fd->stats.expired_writes++;
+	__flash_remove(fd, rq);
+	atomic_inc(&slot->inflight);
+	rq->elv.priv[1] = slot;
+	fd->cursor = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	fd->budget_used += blk_rq_sectors(rq);
+	fd->stats.dispatched_writes++;
+	return rq;
+wait:
+	fd->stats.held_back++;
+	return NULL;
+}
+
+static struct request *__flash_take_read(struct flash_data *fd, struct request *rq)
+{
+	if (flash_rq_expired(rq))
+		fd->stats.expired_reads++;
+	__flash_remove(fd, rq);
+	fd->stats.dispatched_reads++;
+	return rq;
+}
+
+/*
+ * Order of service: the dispatch list; then reads, oldest first, unless
+ * the oldest write has expired and the last request was a read (then reads
+ * and writes alternate), or the oldest read has expired as well; then
+ * writes by segment.
+ */
+static struct request *__flash_dispatch(struct flash_data *fd, bool *held)
+{
+	struct request *rq, *read;
+	bool write_due;
+
+	lockdep_assert_held(&fd->lock);
+	rq = list_first_entry_or_null(&fd->dispatch, struct request, queuelist);
+	if (rq) {
+		list_del_init(&rq->queuelist);
+		fd->stats.dispatched_other++;
+		return rq;
+	}
+
+	read = list_first_entry_or_null(&fd->read_fifo, struct request, queuelist);
+	rq = list_first_entry_or_null(&fd->write_fifo, struct request, queuelist);
+	write_due = rq && flash_rq_expired(rq);
+	if (read && (!write_due || !fd->last_was_read || flash_rq_expired(read))) {
+		fd->last_was_read = true;
+		return __flash_take_read(fd, read);
+	}
+
+	rq = __flash_next_write(fd, write_due);
+	if (rq) {
+		fd->last_was_read = false;
+		return rq;
+	}
+	*held = !list_empty(&fd->write_fifo);
+	if (read) {
+		fd->last_was_read = true;
+		return __flash_take_read(fd, read);
+	}
+	return NULL;
+}
+
+/* Called from blk_mq_run_hw_queue() -> __blk_mq_sched_dispatch_requests(). */
+static struct request *flash_dispatch_request(struct blk_mq_hw_ctx *hctx)
+{
+	struct flash_data *fd = hctx->queue->elevator->elevator_data;
+	struct request *rq;
+	bool held = false;
+
+	spin_lock(&fd->lock);
+	rq = __flash_dispatch(fd, &held);
+	spin_unlock(&fd->lock);
+
+	if (rq)
+		rq->rq_flags |= RQF_STARTED;
+	else if (held)
+		/* a finishing write frees a slot and reruns the queue */
+		blk_mq_sched_mark_restart_hctx(hctx);
+	return rq;
+}
+
+static bool flash_has_work(struct blk_mq_hw_ctx *hctx)
+{
+	struct flash_data *fd = hctx->queue->elevator->elevator_data;
+
+	return !list_empty_careful(&fd->dispatch) ||
+	       !list_empty_careful(&fd->read_fifo) ||
+	       !list_empty_careful(&fd->write_fifo);
+}
+
+static void __flash_insert(struct flash_data *fd, struct request *rq,
+			   blk_insert_t flags)
+{
+	struct request_queue *q = fd->queue;
+	enum req_op op = req_op(rq);
+
+	lockdep_assert_held(&fd->lock);
+	trace_block_rq_insert(rq);
+	fd->stats.inserted++;
+
+	if (flags & BLK_MQ_INSERT_AT_HEAD) {
+		list_add(&rq->queuelist, &fd->dispatch);
+		return;
+	}
+	if (blk_rq_is_passthrough(rq) || (op != REQ_OP_READ && op != REQ_OP_WRITE)) {
+		list_add_tail(&rq->queuelist, &fd->dispatch);
+		return;
+	}
+
+	if (op == REQ_OP_READ) {
+		elv_rb_add(&fd->read_sort, rq);
+		rq->fifo_time = jiffies + fd->read_expire;
+		list_add_tail(&rq->queuelist, &fd->read_fifo);
+	} else if (__flash_add_write(fd, rq)) {
+		rq->fifo_time = jiffies + fd->write_expire;
+		list_add_tail(&rq->queuelist, &fd->write_fifo);
+	} else {
+		fd->stats.alloc_failures++;
+		list_add_tail(&rq->queuelist, &fd->dispatch);
+		return;
+	}
+	if (rq_mergeable(rq)) {
+		elv_rqhash_add(q, rq);
+		if (!q->last_merge)
+			q->last_merge = rq;
+	}
+}
+
+static void flash_insert_requests(struct blk_mq_hw_ctx *hctx,
+				  struct list_head *list, blk_insert_t flags)
+{
+	struct flash_data *fd = hctx->queue->elevator->elevator_data;
+
+	spin_lock(&fd->lock);
+	while (!list_empty(list)) {
+		struct request *rq = list_first_entry(list, struct request, queuelist);
+
+		list_del_init(&rq->queuelist);
+		__flash_insert(fd, rq, flags);
+	}
+	spin_unlock(&fd->lock);
+}
+
+/* Callback from inside blk_mq_rq_ctx_init(). */
+static void flash_prepare_request(struct request *rq)
+{
+	rq->elv.priv[0] = NULL;
+	rq->elv.priv[1] = NULL;
+}
+
+/*
+ * Callback from blk_mq_free_request() and blk_mq_requeue_request(), possibly
+ * in interrupt context: only the slot's atomic counter is touched.
+ */
+static void flash_finish_request(struct request *rq)
+{
+	struct flash_slot *slot = flash_rq_slot(rq);
+
+	if (slot) {
+		rq->elv.priv[1] = NULL;
+		atomic_dec(&slot->inflight);
+	}
+}
+
+/* Is a request covering [pos, pos + nr) in direction @rq acceptable? */
+static bool __flash_merge_ok(struct flash_data *fd, struct request *rq,
+			     u64 pos, u64 nr)
+{
+	if (flash_range_ok(&fd->geom, fd->split, rq_data_dir(rq) == WRITE, pos, nr))
+		return true;
+	fd->stats.merges_refused++;
+	return false;
+}
+
+/* bio -> request merges; called under fd->lock via blk_mq_sched_try_merge(). */
+static bool flash_allow_merge(struct request_queue *q, struct request *rq,
+			      struct bio *bio)
+{
+	struct flash_data *fd = q->elevator->elevator_data;
+	u64 pos = min_t(u64, blk_rq_pos(rq), bio->bi_iter.bi_sector);
+
+	return __flash_merge_ok(fd, rq, pos, blk_rq_sectors(rq) + bio_sectors(bio));
+}
+
+/*
+ * Request -> request merges do not ask allow_merge: offer a neighbour only
+ * if the merged request would be acceptable.
+ */
+static struct request *flash_former_request(struct request_queue *q,
+					    struct request *rq)
+{
+	struct flash_data *fd = q->elevator->elevator_data;
+	struct request *prev = elv_rb_former_request(q, rq);
+
+	if (prev && !__flash_merge_ok(fd, rq, blk_rq_pos(prev),
+				      blk_rq_sectors(prev) + blk_rq_sectors(rq)))
+		return NULL;
+	return prev;
+}
+
+static struct request *flash_next_request(struct request_queue *q,
+					  struct request *rq)
+{
+	struct flash_data *fd = q->elevator->elevator_data;
+	struct request *next = elv_rb_latter_request(q, rq);
+
+	if (next && !__flash_merge_ok(fd, rq, blk_rq_pos(rq),
+				      blk_rq_sectors(rq) + blk_rq_sectors(next)))
+		return NULL;
+	return next;
+}
+
+/* Front merge lookup: a queued request that starts where @bio ends. */
+static int flash_request_merge(struct request_queue *q, struct request **rqp,
+			       struct bio *bio)
+{
+	struct flash_data *fd = q->elevator->elevator_data;
+	sector_t end = bio_end_sector(bio);
+	struct flash_segment *seg;
+	struct rb_root *root = &fd->read_sort;
+	struct request *rq;
+
+	if (bio_data_dir(bio) == WRITE) {
+		seg = __flash_find_seg(fd, flash_seg_index(&fd->geom, end));
+		if (!seg)
+			return ELEVATOR_NO_MERGE;
+		root = &seg->sort;
+	}
+	rq = elv_rb_find(root, end);
+	if (rq && elv_bio_merge_ok(rq, bio)) {
+		*rqp = rq;
+		return ELEVATOR_FRONT_MERGE;
+	}
+	return ELEVATOR_NO_MERGE;
+}
+
+/* A bio was merged into @rq; a front merge moved its start. */
+static void flash_request_merged(struct request_queue *q, struct request *rq,
+				 enum elv_merge type)
+{
+	struct flash_data *fd = q->elevator->elevator_data;
+	struct flash_segment *seg = flash_rq_seg(rq);
+	struct rb_root *root = seg ? &seg->sort : &fd->read_sort;
+
+	if (type == ELEVATOR_FRONT_MERGE) {
+		elv_rb_del(root, rq);
+		elv_rb_add(root, rq);
+	}
+}
+
+/* @next was merged into @rq and will be freed. */
+static void flash_requests_merged(struct request_queue *q, struct request *rq,
+				  struct request *next)
+{
+	struct flash_data *fd = q->elevator->elevator_data;
+	struct flash_segment *seg = flash_rq_seg(rq);
+
+	lockdep_assert_held(&fd->lock);
+	/* rq inherits the earlier deadline and fifo position */
+	if (time_before((unsigned long)next->fifo_time, (unsigned long)rq->fifo_time)) {
+		list_move(&rq->queuelist, &next->queuelist);
+		rq->fifo_time = next->fifo_time;
+	}
+	/* next's bytes now belong to rq, counted in rq's segment */
+	if (seg && !WARN_ON_ONCE(flash_rq_seg(next) != seg))
+		seg->bytes += blk_rq_bytes(next);
+	__flash_remove(fd, next);
+}
+
+/*
+ * Cut the write @bio so that its first @sectors go down as a piece of their
+ * own, never merged, and the rest is submitted again (and cut again if
+ * needed).  Consumes @bio and returns true, or false if the split failed
+ * and @bio should be queued whole.
+ */
+static bool flash_split_bio(struct request_queue *q, struct bio *bio,
+			    unsigned int sectors)
+{
+	struct bio *piece = bio_split(bio, sectors, GFP_NOIO,
+				      &bio->bi_bdev->bd_disk->bio_split);
+
+	if (!piece)
+		return false;
+	piece->bi_opf |= REQ_NOMERGE;
+	bio_chain(piece, bio);
+	trace_block_split(piece, bio->bi_iter.bi_sector);
+	submit_bio_noacct(piece);
+	submit_bio_noacct(bio);
+	return true;
+}
+
+/* How many sectors of @bio to cut off first, or 0 to leave it whole. */
+static unsigned int __flash_split_len(struct flash_data *fd, struct bio *bio)
+{
+	u64 n;
+
+	if (bio_op(bio) != REQ_OP_WRITE || fd->split == FLASH_SPLIT_OFF ||
+	    (bio->bi_opf & (REQ_NOWAIT | REQ_ATOMIC)) || bio_integrity(bio))
+		return 0;
+	n = flash_first_piece(&fd->geom, fd->split, bio->bi_iter.bi_sector,
+			      bio_sectors(bio));
+	return n < bio_sectors(bio) ? n : 0;
+}
+
+/*
+ * Called from blk_mq_submit_bio() for every mergeable bio not merged in the
+ * plug: the place where writes are cut to the card's geometry.
+ */
+static bool flash_bio_merge(struct request_queue *q, struct bio *bio,
+			    unsigned int nr_segs)
+{
+	struct flash_data *fd = q->elevator->elevator_data;
+	struct request *free = NULL;
+	unsigned int cut;
+	bool merged = false;
+
+	spin_lock(&fd->lock);
+	cut = __flash_split_len(fd, bio);
+	if (cut) {
+		fd->stats.splits++;
+	} else {
+		unsigned int bytes = bio->bi_iter.bi_size;
+		sector_t pos = bio->bi_iter.bi_sector;
+
+		merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+		if (merged && bio_data_dir(bio) == WRITE) {
+			struct flash_segment *seg;
+
+			seg = __flash_find_seg(fd, flash_seg_index(&fd->geom, pos));
+			if (!WARN_ON_ONCE(!seg))
+				seg->bytes += bytes;
+		}
+	}
+	spin_unlock(&fd->lock);
+
+	if (free)
+		blk_mq_free_request(free);
+	if (cut)
+		return flash_split_bio(q, bio, cut);
+	return merged;
+}
+
+/* Apply erase_size as the queue's chunk_sectors: the core then never
+ * builds or merges a read or write across an erase block.
+ */
+static int flash_set_chunk_sectors(struct request_queue *q, unsigned int sectors)
+{
+	struct queue_limits lim = queue_limits_start_update(q);
+
+	lim.chunk_sectors = sectors;
+	return queue_limits_commit_update(q, &lim);
+}
+
+static void flash_limits_workfn(struct work_struct *work)
+{
+	struct flash_data *fd = container_of(work, struct flash_data, limits_work);
+	unsigned int sectors;
+
+	spin_lock(&fd->lock);
+	sectors = fd->geom.erase_sectors;
+	spin_unlock(&fd->lock);
+	if (flash_set_chunk_sectors(fd->queue, sectors))
+		pr_warn("flash: %s: could not set chunk_sectors to %u\n",
+			fd->queue->disk->disk_name, sectors);
+}
+
+static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
+{
+	struct elevator_queue *eq;
+	struct flash_data *fd;
+	int ret = -ENOMEM;
+
+	if (blk_queue_is_zoned(q)) {
+		pr_warn("flash: %s is a zoned device; flash only schedules conventional devices\n",
+			q->disk ? q->disk->disk_name : "queue");
+		return -EOPNOTSUPP;
+	}
+
+	eq = elevator_alloc(q, e);
+	if (!eq)
+		return ret;
+	fd = kzalloc_node(sizeof(*fd), GFP_KERNEL, q->node);
+	if (!fd)
+		goto put_eq;
+	eq->elevator_data = fd;
+
+	fd->queue = q;
+	spin_lock_init(&fd->lock);
+	INIT_LIST_HEAD(&fd->dispatch);
+	INIT_LIST_HEAD(&fd->read_fifo);
+	INIT_LIST_HEAD(&fd->write_fifo);
+	fd->read_sort = RB_ROOT;
+	fd->segments = RB_ROOT;
+	INIT_WORK(&fd->limits_work, flash_limits_workfn);
+	flash_set_defaults(fd, q);
+
+	fd->orig_chunk_sectors = q->limits.chunk_sectors;
+	ret = flash_set_chunk_sectors(q, fd->geom.erase_sectors);
+	if (ret) {
+		pr_warn("flash: %s: cannot set chunk_sectors (%d)\n",
+			q->disk ? q->disk->disk_name : "queue", ret);
+		goto free_fd;
+	}
+
+	/* one set of queues for the whole device, whatever the hctx */
+	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+	q->elevator = eq;
+	return 0;
+
+free_fd:
+	kfree(fd);
+put_eq:
+	kobject_put(&eq->kobj);
+	return ret;
+}
+
+/* The queue is frozen: nothing is queued or in flight. */
+static void flash_exit_sched(struct elevator_queue *e)
+{
+	struct flash_data *fd = e->elevator_data;
+	struct flash_segment *seg, *tmp;
+
+	cancel_work_sync(&fd->limits_work);
+	if (flash_set_chunk_sectors(fd->queue, fd->orig_chunk_sectors))
+		pr_warn("flash: could not restore chunk_sectors\n");
+
+	WARN_ON_ONCE(!list_empty(&fd->dispatch));
+	WARN_ON_ONCE(!list_empty(&fd->read_fifo));
+	WARN_ON_ONCE(!list_empty(&fd->write_fifo));
+	rbtree_postorder_for_each_entry_safe(seg, tmp, &fd->segments, node)
+		kmem_cache_free(flash_seg_cache, seg);
+	kfree(fd);
+}
+
+static struct elevator_type flash_sched = {
+	.ops = {
+		.insert_requests	= flash_insert_requests,
+		.dispatch_request	= flash_dispatch_request,
+		.prepare_request	= flash_prepare_request,
+		.finish_request		= flash_finish_request,
+		.requeue_request	= flash_finish_request,
+		.next_request		= flash_next_request,
+		.former_request		= flash_former_request,
+		.bio_merge		= flash_bio_merge,
+		.allow_merge		= flash_allow_merge,
+		.request_merge		= flash_request_merge,
+		.request_merged		= flash_request_merged,
+		.requests_merged	= flash_requests_merged,
+		.has_work		= flash_has_work,
+		.init_sched		= flash_init_sched,
+		.exit_sched		= flash_exit_sched,
+	},
+#ifdef CONFIG_BLK_DEBUG_FS
+	.queue_debugfs_attrs = flash_queue_debugfs_attrs,
+#endif
+	.elevator_attrs = flash_attrs,
+	.elevator_name = "flash",
+	.elevator_owner = THIS_MODULE,
+};
+MODULE_ALIAS("flash-iosched");
+
+static int __init flash_init(void)
+{
+	int ret;
+
+	flash_seg_cache = KMEM_CACHE(flash_segment, 0);
+	if (!flash_seg_cache)
+		return -ENOMEM;
+	ret = elv_register(&flash_sched);
+	if (ret)
+		kmem_cache_destroy(flash_seg_cache);
+	return ret;
+}
+
+static void __exit flash_exit(void)
+{
+	elv_unregister(&flash_sched);
+	kmem_cache_destroy(flash_seg_cache);
+}
+
+module_init(flash_init);
+module_exit(flash_exit);
+
+MODULE_AUTHOR("The flash scheduler authors");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("I/O scheduler for cheap flash: erase-block aware write ordering");

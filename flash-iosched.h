@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * flash I/O scheduler: shared definitions.
+ *
+ * The geometry helpers in the first half are pure functions of their
+ * arguments and compile in userspace too (tests/unit/test-geometry.c), so
+ * keep them free of kernel-only dependencies.  Everything kernel-only sits
+ * under __KERNEL__ below.
+ *
+ * All positions and lengths are in 512-byte sectors and absolute on the
+ * whole disk (bios reach the scheduler after partition remapping), so a
+ * partition that starts inside an erase block is handled.
+ */
+#ifndef FLASH_IOSCHED_H
+#define FLASH_IOSCHED_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/bitops.h>
+#include <linux/math64.h>
+#else
+#include <stdbool.h>
+#include <linux/types.h>
+typedef __u32 u32;
+typedef __u64 u64;
+
+static inline int fls(unsigned int x)
+{
+	return x ? 32 - __builtin_clz(x) : 0;
+}
+
+static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
+{
+	*remainder = dividend % divisor;
+	return dividend / divisor;
+}
+#endif
+
+#define FLASH_SECTOR_SHIFT	9
+
+/* Limits and defaults of the tunables, in the units users see. */
+#define FLASH_PAGE_MAX		(1024u * 1024)		/* bytes */
+#define FLASH_ERASE_MAX		(256u * 1024 * 1024)	/* bytes */
+#define FLASH_ERASE_MIN_HINT	(128u * 1024)		/* smallest device hint taken */
+#define FLASH_PAGE_MIN_HINT	4096u			/* smallest device hint taken */
+#define FLASH_DEFAULT_PAGE	(16u * 1024)		/* bytes */
+#define FLASH_DEFAULT_ERASE	(4u * 1024 * 1024)	/* bytes */
+#define FLASH_EXPIRE_MAX_MS	600000u
+#define FLASH_MAX_OPEN		16u
+
+/* How writes are cut before they are queued (the "split" attribute). */
+enum flash_split {
+	FLASH_SPLIT_OFF,	/* only at erase-block boundaries */
+	FLASH_SPLIT_PAGE,	/* an unaligned write is cut at its first page boundary */
+	FLASH_SPLIT_POW2,	/* naturally aligned power-of-two chunks in the erase block */
+	FLASH_SPLIT_NR,
+};
+
+/* Flash geometry in sectors.  page_sectors is a power of two and divides erase_sectors. */
+struct flash_geom {
+	u32 page_sectors;
+	u32 erase_sectors;
+};
+
+/* Index of the erase block ("segment") holding @sector. */
+static inline u64 flash_seg_index(const struct flash_geom *g, u64 sector)
+{
+	u32 rem;
+
+	return div_u64_rem(sector, g->erase_sectors, &rem);
+}
+
+/* Offset of @sector inside its erase block. */
+static inline u32 flash_seg_offset(const struct flash_geom *g, u64 sector)
+{
+	u32 rem;
+
+	div_u64_rem(sector, g->erase_sectors, &rem);
+	return rem;
+}
+
+/* True if [pos, pos + nr) spans more than one erase block. */
+static inline bool flash_crosses_erase(const struct flash_geom *g, u64 pos, u64 nr)
+{
+	return flash_seg_offset(g, pos) + nr > g->erase_sectors;
+}
+
+/*
+ * Length of the first piece of a write [pos, pos + nr) under @policy: the
+ * longest prefix that is acceptable to the card as one command.  Returns nr
+ * when the whole write conforms.  Requires nr > 0.
+ *  - every policy: the piece ends at the erase-block boundary;
+ *  - PAGE: a write that does not start page aligned ends at its first page
+ *    boundary (aligned writes may cross pages);
+ *  - POW2: the piece is the largest power of two that is naturally aligned
+ *    relative to the erase block start.
+ */
+static inline u64 flash_first_piece(const struct flash_geom *g,
+				    enum flash_split policy, u64 pos, u64 nr)
+{
+	u32 off = flash_seg_offset(g, pos);
+	u32 in_page = off & (g->page_sectors - 1);
+	u64 n = g->erase_sectors - off;
+
+	if (nr < n)
+		n = nr;
+	switch (policy) {
+	case FLASH_SPLIT_PAGE:
+		if (in_page && in_page + n > g->page_sectors)
+			n = g->page_sectors - in_page;
+		break;
+	case FLASH_SPLIT_POW2:
+		/* n <= erase_sectors fits in 32 bits here */
+		n = 1u << (fls((u32)n) - 1);
+		if (off && (off & -off) < n)
+			n = off & -off;
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+/*
+ * True if a write [pos, pos + nr) may be built by merging.  Reads only
+ * have to stay inside one erase block.
+ */
+static inline bool flash_range_ok(const struct flash_geom *g, enum flash_split policy,
+				  bool write, u64 pos, u64 nr)
+{
+	if (!write)
+		return !flash_crosses_erase(g, pos, nr);
+	/* merging never makes a write non-conforming, even with split off */
+	if (policy == FLASH_SPLIT_OFF)
+		policy = FLASH_SPLIT_PAGE;
+	return flash_first_piece(g, policy, pos, nr) == nr;
+}
+
+/* What the device reports, in bytes; discard_granularity 0 without discard. */
+struct flash_dev_limits {
+	u32 logical_block;
+	u32 physical_block;
+	u32 io_min;
+	u32 io_opt;
+	u32 discard_granularity;
+};
+
+static inline bool flash_is_pow2(u32 x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* page_size must be a power of two from the logical block size to 1 MiB. */
+static inline bool flash_page_size_ok(u32 bytes, u32 logical_block)
+{
+	return flash_is_pow2(bytes) && bytes >= logical_block &&
+	       bytes >= (1u << FLASH_SECTOR_SHIFT) && bytes <= FLASH_PAGE_MAX;
+}
+
+/* erase_size must be a multiple of page_size, at most 256 MiB. */
+static inline bool flash_erase_size_ok(u32 bytes, u32 page_bytes)
+{
+	return bytes && page_bytes && bytes % page_bytes == 0 &&
+	       bytes <= FLASH_ERASE_MAX;
+}
+
+/*
+ * Default geometry from what the device reports:
+ *  - erase: discard_granularity if it is a usable erase size (128 KiB to
+ *    256 MiB, a multiple of the logical block), else io_opt likewise,
+ *    else 4 MiB;
+ *  - page: the larger of physical_block and io_min if that is a power of
+ *    two of at least 4 KiB (and at most 1 MiB), else 16 KiB; then halved
+ *    until it divides the erase size (never below the logical block).
+ * If no page size fits the erase size, the erase size falls back to 4 MiB.
+ */
+static inline void flash_default_geometry(const struct flash_dev_limits *l,
+					  u32 *page_bytes, u32 *erase_bytes)
+{
+	u32 lbs = l->logical_block ? l->logical_block : 512;
+	u32 hints[2] = { l->discard_granularity, l->io_opt };
+	u32 page = l->physical_block > l->io_min ? l->physical_block : l->io_min;
+	u32 erase = FLASH_DEFAULT_ERASE;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (hints[i] >= FLASH_ERASE_MIN_HINT && hints[i] <= FLASH_ERASE_MAX &&
+		    hints[i] % lbs == 0) {
+			erase = hints[i];
+			break;
+		}
+	}
+	if (page < FLASH_PAGE_MIN_HINT || !flash_page_size_ok(page, lbs))
+		page = FLASH_DEFAULT_PAGE;
+	if (page < lbs)
+		page = lbs;
+	while (erase % page && page / 2 >= lbs)
+		page /= 2;
+	if (erase % page)
+		erase = FLASH_DEFAULT_ERASE;
+	*page_bytes = page;
+	*erase_bytes = erase;
+}
+
+#ifdef __KERNEL__
+#include <linux/atomic.h>
+#include <linux/rbtree.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "blk-mq-debugfs.h"
+
+struct elevator_queue;
+struct request_queue;
+struct elv_fs_entry;
+
+/* The writes queued for one erase block, sorted by sector. */
+struct flash_segment {
+	struct rb_node node;		/* in flash_data.segments, by index */
+	u64 index;			/* erase block number on the whole disk */
+	struct rb_root sort;		/* queued writes by sector (elv_rb) */
+	unsigned int nr_rqs;
+	u64 bytes;			/* queued bytes */
+};
+
+/*
+ * An erase block with writes in flight.  A slot is free when inflight is
+ * zero; index and gen are only meaningful while it is not.
+ */
+struct flash_slot {
+	atomic_t inflight;		/* dispatched writes not yet finished */
+	u64 index;			/* under flash_data.lock */
+	unsigned int gen;		/* flash_data.gen when index was set */
+};
+
+/* Counters, under flash_data.lock; shown in debugfs "stats". */
+struct flash_stats {
+	u64 inserted;
+	u64 dispatched_reads;
+	u64 dispatched_writes;
+	u64 dispatched_other;		/* flush, discard, passthrough, at-head */
+	u64 expired_reads;		/* dispatched past their deadline */
+	u64 expired_writes;
+	u64 merges_refused;
+	u64 splits;
+	u64 switches;			/* active segment changed */
+	u64 held_back;			/* write dispatch waited for open_segments */
+	u64 alloc_failures;		/* writes sent unsorted: no memory for a segment */
+};
+
+/* Per-queue scheduler data, q->elevator->elevator_data. */
+struct flash_data {
+	struct request_queue *queue;
+
+	spinlock_t lock;		/* everything below but slots' inflight */
+	struct list_head dispatch;	/* sent first, in order: at-head, non-rw */
+	struct list_head read_fifo;	/* queued reads, oldest first */
+	struct rb_root read_sort;	/* queued reads by sector, for merges */
+	struct list_head write_fifo;	/* queued writes, oldest first */
+	struct rb_root segments;	/* flash_segment by index */
+	unsigned int nr_busy_segs;	/* segments with queued writes */
+	struct flash_segment *active;	/* writes are drained from here */
+	u64 cursor;			/* next sector expected in active */
+	u64 budget_used;		/* sectors dispatched since active was chosen */
+	bool last_was_read;
+	unsigned int gen;		/* bumped when erase_size changes */
+	struct flash_slot slots[FLASH_MAX_OPEN];
+	struct flash_stats stats;
+
+	/* tunables, changed through sysfs under lock */
+	struct flash_geom geom;
+	enum flash_split split;
+	unsigned int read_expire_ms, write_expire_ms;
+	unsigned long read_expire, write_expire;	/* jiffies */
+	unsigned int open_segments;
+
+	/* queue limits owned while attached */
+	unsigned int orig_chunk_sectors;
+	struct work_struct limits_work;	/* applies geom.erase_sectors as chunk_sectors */
+};
+
+/* flash-iosched.c */
+void flash_regroup(struct flash_data *fd);
+
+/* sysfs.c */
+extern struct elv_fs_entry flash_attrs[];
+void flash_set_defaults(struct flash_data *fd, struct request_queue *q);
+
+/* debugfs.c */
+extern const struct blk_mq_debugfs_attr flash_queue_debugfs_attrs[];
+#endif /* __KERNEL__ */
+
+#endif /* FLASH_IOSCHED_H */
