@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * flashtrace: read blkparse text, check the geometry of dispatched requests
+ * against a flash page / erase block layout and replay them through the
+ * flashmodel cost model.
+ *
+ * Contract shared by every file: memory does not grow with the length of
+ * the trace.  Every per-trace structure is fixed size, except the bitmap of
+ * erase blocks written, which grows with the highest erase block touched
+ * (bounded by FT_EB_BITMAP_MAX_BITS) and never with the number of events.
+ */
+#ifndef FLASHTRACE_H
+#define FLASHTRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../flashmodel/flashmodel.h"
+
+#define FT_VERSION		"1"
+#define FT_JSON_SCHEMA		1
+
+/* Defaults: a typical SD card. */
+#define FT_DEF_PAGE_SIZE	(16u * 1024)
+#define FT_DEF_ERASE_SIZE	(4u * 1024 * 1024)
+#define FT_DEF_SECTOR_SIZE	512u
+
+#define FT_MIB			(1024.0 * 1024.0)
+
+/* ---- parse.c: one blkparse line -> one event ---- */
+
+/* What a request does, decoded from its RWBS string. */
+enum ft_op {
+	FT_OP_READ,
+	FT_OP_WRITE,
+	FT_OP_DISCARD,
+	FT_OP_FLUSH,	/* "FN" (blkparse) or "F"/"FF" (kernel tracepoint) */
+	FT_OP_OTHER,	/* "N" and passthrough requests: no geometry */
+	FT_NR_OPS
+};
+
+#define FT_RWBS_PREFLUSH	(1u << 0)	/* leading F */
+#define FT_RWBS_FUA		(1u << 1)	/* F after the operation letter */
+#define FT_RWBS_AHEAD		(1u << 2)	/* A */
+#define FT_RWBS_SYNC		(1u << 3)	/* S */
+#define FT_RWBS_META		(1u << 4)	/* M */
+#define FT_RWBS_SECURE		(1u << 5)	/* DE: secure erase */
+#define FT_RWBS_BARRIER		(1u << 6)	/* B (old kernels) */
+
+struct ft_rwbs {
+	enum ft_op op;
+	unsigned int flags;	/* FT_RWBS_* */
+};
+
+/*
+ * Decode @len bytes of an RWBS string.  Returns 0, or -1 when the string is
+ * not RWBS (unknown letter, no operation letter, too long).
+ */
+int ft_parse_rwbs(const char *s, size_t len, struct ft_rwbs *r);
+
+enum ft_line_kind {
+	FT_LINE_EVENT,		/* a trace event of any action; see ev->action */
+	FT_LINE_MESSAGE,	/* an "m" line; ev->msg, ev->msg_len */
+	FT_LINE_SUMMARY,	/* blkparse's closing statistics */
+	FT_LINE_BLANK,
+	FT_LINE_BAD,		/* not understood */
+};
+
+struct ft_event {
+	char action[4];		/* "D", "Q", "UT", "m", NUL terminated */
+	int has_dev;		/* default format only */
+	unsigned int major, minor;
+	uint64_t time_ns;
+	struct ft_rwbs rwbs;
+	int has_sector;		/* "SECTOR + N" present */
+	int passthrough;	/* "BYTES [comm]" or "(cdb)" form: no geometry */
+	uint64_t sector;	/* 512-byte units, as printed */
+	uint64_t nsectors;
+	const char *msg;	/* points into the line; not NUL terminated */
+	size_t msg_len;
+};
+
+/* Per-stream parser state: only whether blkparse's summary has begun. */
+struct ft_parser {
+	int in_summary;
+};
+
+/*
+ * Classify and decode one line (without its newline; @len bytes, need not
+ * be NUL terminated).  Both blkparse's default output and the short format
+ * "SECONDS.NANOS ACTION RWBS SECTOR NSECTORS" are recognised, per line.
+ * Never fails hard: anything else is FT_LINE_BAD.
+ */
+enum ft_line_kind ft_parse_line(struct ft_parser *p, const char *line,
+				size_t len, struct ft_event *ev);
+
+/* ---- geometry.c: sizes and pure layout helpers ---- */
+
+struct ft_geom {
+	uint64_t page_size;	/* bytes, > 0 */
+	uint64_t erase_size;	/* bytes, a multiple of page_size */
+	uint64_t sector_size;	/* bytes per trace sector, 512 for blkparse */
+	uint64_t offset;	/* sectors added to every trace sector */
+};
+
+void ft_geom_default(struct ft_geom *g);
+/* 0, or -1 with a reason in @err when the combination is unusable. */
+int ft_geom_check(const struct ft_geom *g, char *err, size_t errlen);
+/*
+ * Parse "16384", "16K", "1.5M", "2G" (binary units, optional trailing
+ * "iB"/"B").  The result must be a whole number of bytes.  0 or -1.
+ */
+int ft_parse_size(const char *s, uint64_t *out);
+/* Format @bytes as "16K", "1.5M", "4M" or "1000" into @buf. */
+const char *ft_fmt_size(uint64_t bytes, char *buf, size_t len);
+
+/* Byte offset on the device of trace sector @sector (adds the offset). */
+uint64_t ft_byte_offset(const struct ft_geom *g, uint64_t sector);
+/* Does [start, start + len) contain a multiple of @unit other than start? */
+int ft_crosses(uint64_t start, uint64_t len, uint64_t unit);
+/* Crosses a page boundary without starting on one. */
+int ft_page_violation(const struct ft_geom *g, uint64_t start, uint64_t len);
+/* Starts and ends on page boundaries. */
+int ft_page_aligned(const struct ft_geom *g, uint64_t start, uint64_t len);
+/*
+ * A power-of-two sized request whose offset inside its erase block is a
+ * multiple of its size and which ends inside that erase block.
+ */
+int ft_naturally_aligned(const struct ft_geom *g, uint64_t start, uint64_t len);
+int ft_is_pow2(uint64_t v);
+
+/* ---- stats.c: counters over D events ---- */
+
+/* Size buckets: <4K, [4K,8K), [8K,16K), ... [512K,1M), >=1M. */
+#define FT_SIZE_BUCKETS		10
+uint64_t ft_size_bucket_min(int i);
+int ft_size_bucket(uint64_t bytes);
+
+/* Erase blocks whose write position is remembered for "backward". */
+#define FT_RECENT_EBS		64
+/* Largest erase block index tracked for "distinct erase blocks written". */
+#define FT_EB_BITMAP_MAX_BITS	(1ull << 24)
+
+struct ft_dir_stats {
+	uint64_t requests;
+	uint64_t with_data;		/* requests with a sector range */
+	uint64_t bytes;
+	uint64_t page_cross;		/* touch more than one page */
+	uint64_t page_violations;	/* ... without starting page aligned */
+	uint64_t erase_cross;		/* touch more than one erase block */
+	uint64_t sizes[FT_SIZE_BUCKETS];
+	uint64_t not_pow2;		/* size is not a power of two */
+};
+
+struct ft_eb_slot {
+	uint64_t eb;		/* erase block index */
+	uint64_t high;		/* highest byte offset written + 1 */
+	uint64_t used;		/* LRU stamp, 0 = empty */
+};
+
+struct ft_stats {
+	struct ft_geom geom;
+
+	/* input */
+	uint64_t lines, events, dispatches, other_actions;
+	uint64_t messages, flash_switch_msgs;
+	uint64_t summary_lines, blank_lines, bad_lines;
+	uint64_t time_backwards;	/* D timestamps earlier than the last */
+	uint64_t filtered;		/* D events dropped by the device filter */
+	uint64_t other_dev;		/* D events from a second device */
+	int have_dev;
+	unsigned int major, minor;	/* device of the first D event */
+	int have_time;
+	uint64_t first_ns, last_ns;
+	int have_range;
+	uint64_t min_offset, max_end;	/* bytes, over requests with data */
+
+	struct ft_dir_stats dir[FT_NR_OPS];
+	uint64_t preflush, fua, sync, meta, ahead, secure_erase;
+
+	/* writes */
+	uint64_t page_aligned;		/* start and end on page boundaries */
+	uint64_t nat_aligned;		/* see ft_naturally_aligned() */
+	uint64_t switches;		/* erase block differs from the last write's */
+	uint64_t sequential;		/* starts where the last write ended */
+	uint64_t backward;		/* below a remembered write position */
+	int have_prev_write;
+	uint64_t prev_write_eb;		/* erase block of the last write's last byte */
+	uint64_t prev_write_end;
+	uint64_t lru_clock;
+	struct ft_eb_slot recent[FT_RECENT_EBS];
+	uint8_t *eb_bitmap;
+	uint64_t eb_bitmap_bits;
+	uint64_t distinct_ebs;
+	uint64_t untracked_eb_writes;	/* writes beyond FT_EB_BITMAP_MAX_BITS */
+};
+
+void ft_stats_init(struct ft_stats *st, const struct ft_geom *g);
+void ft_stats_free(struct ft_stats *st);
+/* Account one D event.  Called for dispatches only. */
+void ft_stats_dispatch(struct ft_stats *st, const struct ft_event *ev);
+double ft_pct(uint64_t part, uint64_t whole);
+double ft_switches_per_mib(const struct ft_stats *st);
+
+/* Bytes currently allocated by flashtrace itself (all files). */
+uint64_t ft_mem_bytes(void);
+void *ft_calloc(size_t n, size_t size);
+void *ft_realloc(void *p, size_t old_size, size_t new_size);
+void ft_free(void *p, size_t size);
+
+/* ---- replay.c: D events through flashmodel presets ---- */
+
+#define FT_MAX_PRESETS		16
+
+struct ft_preset_run {
+	char name[256];		/* as given on the command line */
+	struct fm_params params;
+	struct fm_model *model;
+};
+
+struct ft_replay {
+	int nr;
+	struct ft_preset_run run[FT_MAX_PRESETS];
+	uint64_t last_arrival;
+	uint64_t submitted;
+	uint64_t skipped;	/* passthrough / "N" requests not replayed */
+};
+
+/* Results of one preset after the trace, ready for printing. */
+struct ft_model_result {
+	const char *name;
+	const struct fm_params *params;
+	struct fm_stats st;
+	double wa, mibps;
+	uint64_t wr_service_p50, wr_service_p99, wr_lat_p50, wr_lat_p99;
+	uint64_t rd_service_p50, rd_service_p99, rd_lat_p50, rd_lat_p99;
+};
+
+void ft_replay_init(struct ft_replay *rp);
+/* Add a preset (builtin name or file).  0, or -1 with a reason in @err. */
+int ft_replay_add(struct ft_replay *rp, const char *name, char *err,
+		  size_t errlen);
+/* Feed one D event, arrival = its timestamp (clamped to be monotonic). */
+void ft_replay_dispatch(struct ft_replay *rp, const struct ft_geom *g,
+			const struct ft_event *ev);
+void ft_replay_result(const struct ft_replay *rp, int i,
+		      struct ft_model_result *res);
+void ft_replay_free(struct ft_replay *rp);
+
+/* ---- svg.c: offset-over-time picture of dispatches ---- */
+
+struct ft_svg;
+
+/* Keeps at most FT_SVG_POINTS samples, evenly thinned over the trace. */
+#define FT_SVG_POINTS		16384
+
+struct ft_svg *ft_svg_new(void);
+void ft_svg_dispatch(struct ft_svg *s, const struct ft_geom *g,
+		     const struct ft_event *ev);
+/* Write the picture; 0 or -1 (errno set). */
+int ft_svg_write(const struct ft_svg *s, const struct ft_stats *st,
+		 FILE *out, const char *title);
+void ft_svg_free(struct ft_svg *s);
+
+/* ---- trace.c: the whole pipeline for one run ---- */
+
+struct ft_ctx {
+	struct ft_parser parser;
+	struct ft_stats st;
+	struct ft_replay rp;
+	struct ft_svg *svg;		/* NULL: no picture */
+	int dev_filter;			/* 1: only D events of major:minor */
+	unsigned int filter_major, filter_minor;
+};
+
+void ft_ctx_init(struct ft_ctx *c, const struct ft_geom *g);
+void ft_ctx_free(struct ft_ctx *c);
+/* Feed one line (no newline). */
+void ft_feed_line(struct ft_ctx *c, const char *line, size_t len);
+/* Feed everything readable from @fd, in fixed-size chunks.  0 or -1. */
+int ft_feed_fd(struct ft_ctx *c, int fd);
+
+/* ---- report.c / json.c: output ---- */
+
+void ft_report_text(const struct ft_ctx *c, FILE *out);
+void ft_report_json(const struct ft_ctx *c, FILE *out);
+/* JSON string with quotes and escapes. */
+void ft_json_string(FILE *out, const char *s);
+
+/* ---- jsonread.c: a small JSON reader for compare mode ---- */
+
+enum ft_jtype { FT_J_NULL, FT_J_BOOL, FT_J_NUM, FT_J_STR, FT_J_ARR, FT_J_OBJ };
+
+struct ft_jval {
+	enum ft_jtype type;
+	double num;		/* FT_J_NUM, FT_J_BOOL */
+	char *str;		/* FT_J_STR; key of an object member */
+	char *key;
+	struct ft_jval *child;	/* first element / member */
+	struct ft_jval *next;	/* next sibling */
+};
+
+/* Parse a whole document.  NULL with a reason in @err. */
+struct ft_jval *ft_json_parse(const char *text, char *err, size_t errlen);
+void ft_json_free(struct ft_jval *v);
+/* Member @key of object @v, or NULL. */
+const struct ft_jval *ft_json_get(const struct ft_jval *v, const char *key);
+/* Follow a dotted path "writes.switches"; NULL if any step is missing. */
+const struct ft_jval *ft_json_path(const struct ft_jval *v, const char *path);
+/* Number at @path or NaN. */
+double ft_json_num(const struct ft_jval *v, const char *path);
+
+/* ---- compare.c ---- */
+
+/* argv: NAME=FILE.json or FILE.json ...  Returns the exit status. */
+int ft_compare_main(int argc, char **argv);
+
+#endif /* FLASHTRACE_H */
