@@ -43,6 +43,7 @@ struct opts {
 	int del_id;
 	int no_cache;
 	int64_t io_opt;			/* -1: the AU size */
+	int max_io_set;
 };
 
 static void usage(FILE *f)
@@ -56,7 +57,8 @@ static void usage(FILE *f)
 		"  --size BYTES     capacity; K/M/G/T suffixes (binary)\n"
 		"  --dilate X       wall time per model time (default 1.0)\n"
 		"  --queue-depth N  tags advertised (default %d)\n"
-		"  --max-io BYTES   largest request (default 1M)\n"
+		"  --max-io BYTES   largest request (default: the preset's\n"
+		"                   max_transfer, else 1M)\n"
 		"  --io-opt BYTES   io_opt to advertise (default: AU size; 0: none)\n"
 		"  --no-cache       do not advertise a volatile cache (no flush/FUA)\n"
 		"  --log FILE       arrival log: SEQ ARRIVAL_NS OP OFFSET LEN\n"
@@ -166,6 +168,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			    v > (32u << 20) || (v & 4095))
 				goto bad;
 			o->max_io = (unsigned int)v;
+			o->max_io_set = 1;
 			break;
 		case 'o':
 			if (parse_size(optarg, &v) || v > (1ull << 31))
@@ -401,6 +404,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fp.capacity = o.size;
+	if (fm_params_check(&fp, err, sizeof(err))) {
+		fprintf(stderr, "flashemu: preset %s: %s\n", o.preset, err);
+		return 2;
+	}
+	if (!o.max_io_set && fp.max_transfer) {
+		uint64_t m = fp.max_transfer & ~4095ull;
+
+		o.max_io = m < 4096 ? 4096 : m > (32u << 20) ? 32u << 20 :
+			   (unsigned int)m;
+	}
 
 	if (o.daemon && daemonize()) {
 		perror("flashemu: daemonize");
