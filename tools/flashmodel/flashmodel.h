@@ -37,6 +37,8 @@ struct fm_params {
 	uint32_t buffer_a_entries;
 	int aged;			/* 1: every unit holds data initially */
 	uint64_t capacity;		/* bytes; 0 = unbounded */
+	/* Added after the first API freeze: */
+	uint64_t max_transfer;		/* host splits larger requests; 0 = no limit */
 };
 
 /* Builtin presets: "sd-c10", "usb-8g", "emmc-toshiba", "emmc-sandisk". */
@@ -97,5 +99,51 @@ double fm_write_mibps(const struct fm_stats *s);
  */
 uint64_t fm_service_percentile(const struct fm_model *m, enum fm_op op, double q);
 uint64_t fm_latency_percentile(const struct fm_model *m, enum fm_op op, double q);
+
+/* Additions after the first API freeze. */
+
+/*
+ * Check a parameter set: 0 if the model can use it, else -1 with a reason
+ * in @err (e.g. "au_size 3M is not a multiple of unit 16K").
+ */
+int fm_params_check(const struct fm_params *p, char *err, size_t errlen);
+
+/* The parameters a model runs with (random_aus is 0 unless random_ok). */
+const struct fm_params *fm_model_params(const struct fm_model *m);
+
+/*
+ * flashbench's --open-au pattern (openau.c).  One row per block size, from
+ * @erasesize down to @block by halving; each row writes @total bytes
+ * (default @aus * @erasesize) into the same @aus regions of @erasesize bytes,
+ * the first at @offset (default 16 MiB rounded up to @erasesize), spaced
+ * @stride apart (default 12 * @erasesize, so a mis-guessed erase size still
+ * puts each region into its own AU).  Block positions are visited in order,
+ * or in one fixed-seed random order with @random; within a position the
+ * regions are visited round robin.  The model keeps its state from row to
+ * row, as the card does.
+ */
+struct fm_openau {
+	uint64_t erasesize;	/* 0: the card's au_size */
+	uint64_t block;		/* last (smallest) row; 0: only the first row */
+	uint32_t aus;
+	int random;
+	uint64_t total;		/* bytes per row; 0: aus * erasesize */
+	uint64_t offset;	/* UINT64_MAX: default */
+	uint64_t stride;	/* 0: default */
+};
+
+struct fm_openau_row {
+	uint64_t block;		/* block size of this row */
+	uint64_t bytes;		/* written in this row */
+	uint64_t ns;		/* modelled busy time of this row */
+	double mbps;		/* bytes / ns * 1000: MB/s with MB = 10^6, as flashbench */
+};
+
+/*
+ * Run the pattern on @m, filling up to @max rows.  Returns the number of
+ * rows, or -1 if @o is invalid (zero aus, block not dividing erasesize, ...).
+ */
+int fm_openau_run(struct fm_model *m, const struct fm_openau *o,
+		  struct fm_openau_row *rows, int max);
 
 #endif /* FLASHMODEL_H */

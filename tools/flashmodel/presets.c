@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * presets.c - builtin card descriptions and the preset file parser.
+ *
+ * Every builtin number says where it comes from: a published flashbench
+ * measurement, a fit to the calibration rows of flash-model.md (the fit is
+ * shown), or "assumed" when nothing was published.  MB/s below means 10^6
+ * bytes per second, as flashbench prints it; MiB/s means 2^20.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flashmodel.h"
+
+#define KiB		1024ull
+#define MiB		(1024ull * 1024)
+#define US		1000ull
+#define MS		1000000ull
+
+/*
+ * PRESET_SD_C10 -- the class 10 SD card of the flashbench README.
+ *
+ * Published: flashbench -a shows a 4 MiB erase block (the access time steps
+ * at 4 MiB) and a 16 KiB page (step at 16 KiB); --open-au with 2 AUs, blocks
+ * 4M 2M 1M 512K 256K: 8.79 7.41 6.87 6.39 6.27 MB/s; with 3 AUs: 7.75 5.03
+ * 3.24 1.76 0.91 MB/s (collapse: 2 AUs can be open, only linearly).
+ *
+ * write_overhead, write_bw: with 2 AUs nothing is merged, so a block of B
+ * bytes takes t(B) = a + B / bw (+ one 2 ms erase per AU).  The published
+ * per-block times 477, 283, 153, 82.0, 41.8 ms are concave in B, which no
+ * straight line fits; the minimax fit a = 14.0 ms, bw = 8.30 MB/s keeps
+ * every row within 8.5% (a fit through the 4M and 256K rows alone,
+ * 12.2 ms + 9.04 MB/s, is 20-24% off at 2M..512K).
+ * merge_ns, copy_bw: with 3 AUs every block of B < AU closes a slot that
+ * holds one block, copying AU - B: t(B) = a + B / bw + erase + merge +
+ * (AU - B) / copy.  With a and bw above, the 2M..256K rows give merge =
+ * 82 ms and copy = 24.5 MB/s (rows within 8.3%).
+ * erase_ns 2 ms, fat_aus 1 (SD cards keep the FAT area page-mapped; the
+ * README card's first AU was not measured): assumed.
+ * read: flashbench -a reads of 2 x 1 KiB took 0.73-0.79 ms; 20 MB/s assumed.
+ * flush/fua: SD cards of this age have no cache; discard: one erase.
+ */
+#define PRESET_SD_C10 {							\
+	.name = "sd-c10",						\
+	.au_size = 4 * MiB,						\
+	.unit = 16 * KiB,						\
+	.open_aus = 2,							\
+	.random_aus = 0,						\
+	.random_ok = 0,							\
+	.fat_aus = 1,							\
+	.write_overhead_ns = 14000 * US,				\
+	.write_bw = 8300000,						\
+	.rmw_ns = 0,							\
+	.read_overhead_ns = 730 * US,					\
+	.read_bw = 20000000,						\
+	.erase_ns = 2 * MS,						\
+	.merge_ns = 82 * MS,						\
+	.copy_bw = 24500000,						\
+	.flush_ns = 0,							\
+	.fua_ns = 0,							\
+	.discard_ns = 2 * MS,						\
+	.buffer_a_size = 0,						\
+	.buffer_a_entries = 0,						\
+	.aged = 1,							\
+	.capacity = 0,							\
+	.max_transfer = 0,						\
+}
+
+/*
+ * PRESET_USB_8G -- the 8 GB USB 2.0 stick of the LKML open-AU thread.
+ *
+ * Published: 4 MiB erase block, 8 KiB page; writes 4 KiB at 4 MB/s and
+ * 8 KiB at 8 MB/s; 4 AUs open in any order.  --open-au --random with
+ * 5 AUs, blocks 2M..8K: 29.2 27.8 18.4 7.82 4.62 2.47 1.26 0.642 0.327
+ * MB/s; with 1 AU: 29.5 29.1 28.5 22.8 23.8 24.4 18.9 13.1 8.22 MB/s.
+ * Both runs start at a 2M row, and flashbench starts at the erase size it
+ * was given, so both used --erasesize=2M (the thread says that guess was
+ * wrong): each 2 MiB region is the first half of a 4 MiB AU.
+ *
+ * max_transfer 120 KiB: usb-storage limits a transfer to 240 sectors
+ * (drivers/usb/storage/scsiglue.c), so a 256K block is three commands.
+ * This explains the 1-AU dip at 128K-256K.
+ * write_overhead, write_bw: the 1-AU run never closes its AU (random_ok,
+ * half written), so t(B) = ceil(B / 120K) * a + B / bw.  Minimax fit over
+ * the rows up to 256K: a = 0.67 ms, bw = 29.75 MB/s (within 6.5%; the
+ * 512K-2M rows come out 12-14% slow).  Checks: 8 KiB -> 8.7 MB/s, 4 KiB
+ * (programs one 8 KiB page) -> 4.3 MB/s, as published.
+ * merge_ns: with 5 AUs every small block closes a slot and copies the rest
+ * of its AU; the 8K-256K rows need erase + merge = 23.5 ms, lumped (the
+ * thread gives one figure, ~22 ms, not a copy rate), so copy_bw is set so
+ * high that copying costs nothing.
+ * erase 2 ms, read 0.6 ms + 30 MB/s, flush/fua/discard: assumed.
+ */
+#define PRESET_USB_8G {							\
+	.name = "usb-8g",						\
+	.au_size = 4 * MiB,						\
+	.unit = 8 * KiB,						\
+	.open_aus = 4,							\
+	.random_aus = 4,						\
+	.random_ok = 1,							\
+	.fat_aus = 0,							\
+	.write_overhead_ns = 670 * US,					\
+	.write_bw = 29750000,						\
+	.rmw_ns = 0,							\
+	.read_overhead_ns = 600 * US,					\
+	.read_bw = 30000000,						\
+	.erase_ns = 2 * MS,						\
+	.merge_ns = 21500 * US,						\
+	.copy_bw = 1000000000000ull,					\
+	.flush_ns = 100 * US,						\
+	.fua_ns = 0,							\
+	.discard_ns = 0,						\
+	.buffer_a_size = 0,						\
+	.buffer_a_entries = 0,						\
+	.aged = 1,							\
+	.capacity = 0,							\
+	.max_transfer = 120 * KiB,					\
+}
+
+/*
+ * PRESET_EMMC_TOSHIBA -- Toshiba MMC32G eMMC of the linux-mmc thread.
+ *
+ * Published: 4 MiB AU, 8 KiB page programmed in 32 KiB groups, 7 open AUs
+ * in any order; writes up to 8 KiB go to "buffer A", larger ones and runs
+ * of small ones to the 4 MiB "buffer B"; a small write crossing an 8/16 KiB
+ * boundary took ~100 ms instead of ~3 ms.  --open-au with 1 AU, blocks
+ * 256K..4K: 10.3 10.2 9.8 8.5 3.7 1.7 0.84 MB/s; with 8 AUs, 1M 512K
+ * 256K: 6.36 3.17 1.53 MB/s.  Reliable write 1200 us vs write 850 us +
+ * flush 120 us on this (older, no command queue) part.
+ *
+ * write_overhead 0.76 ms, write_bw 10.6 MiB/s: fit to the 1-AU 256K..32K
+ * rows, t(B) = a + B / bw; rmw 0.9 ms: the 16K..4K rows each program a
+ * full 32 KiB group, 3.7 MB/s at 16K means 4.43 ms = 0.76 + 2.95 + 0.72;
+ * 0.9 ms balances the three rows (all within 6%).
+ * merge_ns: with 8 AUs every block closes a slot.  The per-block merge
+ * time implied is 70, 118 and 147 ms at 1M, 512K, 256K (not a linear
+ * function of the bytes copied), so one lumped 130 ms (merge 128 + erase
+ * 2) is used: 256K within 11%, 1M 27% slow.
+ * buffer A: 8 KiB writes; 16 entries assumed.  fua 350 us, flush 120 us:
+ * published.  read 0.3 ms + 40 MB/s, discard 1 ms: assumed.
+ */
+#define PRESET_EMMC_TOSHIBA {						\
+	.name = "emmc-toshiba",						\
+	.au_size = 4 * MiB,						\
+	.unit = 32 * KiB,						\
+	.open_aus = 7,							\
+	.random_aus = 7,						\
+	.random_ok = 1,							\
+	.fat_aus = 0,							\
+	.write_overhead_ns = 760 * US,					\
+	.write_bw = 11114906,						\
+	.rmw_ns = 900 * US,						\
+	.read_overhead_ns = 300 * US,					\
+	.read_bw = 40000000,						\
+	.erase_ns = 2 * MS,						\
+	.merge_ns = 128 * MS,						\
+	.copy_bw = 1000000000000ull,					\
+	.flush_ns = 120 * US,						\
+	.fua_ns = 350 * US,						\
+	.discard_ns = 1 * MS,						\
+	.buffer_a_size = 8 * KiB,					\
+	.buffer_a_entries = 16,						\
+	.aged = 1,							\
+	.capacity = 0,							\
+	.max_transfer = 0,						\
+}
+
+/*
+ * PRESET_EMMC_SANDISK -- SanDisk SEM32G eMMC.
+ *
+ * Published: 8 MiB AU, 16 KiB page, 20 AUs open in any order, about
+ * 11 MiB/s, closing an AU takes 0.1-0.25 s; random writes came out faster
+ * than linear ones (not modelled).  No open-AU rows to calibrate against.
+ * merge 175 ms: middle of the published range.  write_overhead 0.5 ms,
+ * erase 2 ms, read, flush/fua (the older part's figures, as for Toshiba),
+ * discard: assumed.
+ */
+#define PRESET_EMMC_SANDISK {						\
+	.name = "emmc-sandisk",						\
+	.au_size = 8 * MiB,						\
+	.unit = 16 * KiB,						\
+	.open_aus = 20,							\
+	.random_aus = 20,						\
+	.random_ok = 1,							\
+	.fat_aus = 0,							\
+	.write_overhead_ns = 500 * US,					\
+	.write_bw = 11534336,						\
+	.rmw_ns = 0,							\
+	.read_overhead_ns = 300 * US,					\
+	.read_bw = 40000000,						\
+	.erase_ns = 2 * MS,						\
+	.merge_ns = 175 * MS,						\
+	.copy_bw = 1000000000000ull,					\
+	.flush_ns = 120 * US,						\
+	.fua_ns = 350 * US,						\
+	.discard_ns = 1 * MS,						\
+	.buffer_a_size = 0,						\
+	.buffer_a_entries = 0,						\
+	.aged = 1,							\
+	.capacity = 0,							\
+	.max_transfer = 0,						\
+}
+
+static const struct fm_params fm_builtin[] = {
+	PRESET_SD_C10,
+	PRESET_USB_8G,
+	PRESET_EMMC_TOSHIBA,
+	PRESET_EMMC_SANDISK,
+};
+
+static const char *const fm_builtin_names[] = {
+	"sd-c10", "usb-8g", "emmc-toshiba", "emmc-sandisk", NULL
+};
+
+const char *const *fm_preset_names(void)
+{
+	return fm_builtin_names;
+}
+
+int fm_preset_builtin(const char *name, struct fm_params *p)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fm_builtin) / sizeof(fm_builtin[0]); i++) {
+		if (!strcmp(name, fm_builtin[i].name)) {
+			*p = fm_builtin[i];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Preset file parser. */
+
+enum fm_kind { K_NAME, K_SIZE, K_SIZE32, K_COUNT, K_BOOL, K_TIME, K_BW };
+
+struct fm_key {
+	const char *key;
+	enum fm_kind kind;
+	size_t off;
+};
+
+#define FM_KEY(k, kind, field) { k, kind, offsetof(struct fm_params, field) }
+
+/* Times are keyed without their "_ns"; the field names work too. */
+static const struct fm_key fm_keys[] = {
+	FM_KEY("name", K_NAME, name),
+	FM_KEY("au_size", K_SIZE, au_size),
+	FM_KEY("unit", K_SIZE32, unit),
+	FM_KEY("open_aus", K_COUNT, open_aus),
+	FM_KEY("random_aus", K_COUNT, random_aus),
+	FM_KEY("random_ok", K_BOOL, random_ok),
+	FM_KEY("fat_aus", K_COUNT, fat_aus),
+	FM_KEY("write_overhead", K_TIME, write_overhead_ns),
+	FM_KEY("write_bw", K_BW, write_bw),
+	FM_KEY("rmw", K_TIME, rmw_ns),
+	FM_KEY("read_overhead", K_TIME, read_overhead_ns),
+	FM_KEY("read_bw", K_BW, read_bw),
+	FM_KEY("erase", K_TIME, erase_ns),
+	FM_KEY("merge", K_TIME, merge_ns),
+	FM_KEY("copy_bw", K_BW, copy_bw),
+	FM_KEY("flush", K_TIME, flush_ns),
+	FM_KEY("fua", K_TIME, fua_ns),
+	FM_KEY("discard", K_TIME, discard_ns),
+	FM_KEY("buffer_a_size", K_SIZE32, buffer_a_size),
+	FM_KEY("buffer_a_entries", K_COUNT, buffer_a_entries),
+	FM_KEY("aged", K_BOOL, aged),
+	FM_KEY("capacity", K_SIZE, capacity),
+	FM_KEY("max_transfer", K_SIZE, max_transfer),
+	FM_KEY("write_overhead_ns", K_TIME, write_overhead_ns),
+	FM_KEY("rmw_ns", K_TIME, rmw_ns),
+	FM_KEY("read_overhead_ns", K_TIME, read_overhead_ns),
+	FM_KEY("erase_ns", K_TIME, erase_ns),
+	FM_KEY("merge_ns", K_TIME, merge_ns),
+	FM_KEY("flush_ns", K_TIME, flush_ns),
+	FM_KEY("fua_ns", K_TIME, fua_ns),
+	FM_KEY("discard_ns", K_TIME, discard_ns),
+};
+
+#define FM_NKEYS	(sizeof(fm_keys) / sizeof(fm_keys[0]))
+
+struct fm_suffix {
+	const char *s;
+	double mult;
+};
+
+static const struct fm_suffix fm_size_sfx[] = {
+	{ "", 1 }, { "B", 1 },
+	{ "K", 1024.0 }, { "k", 1024.0 }, { "KiB", 1024.0 },
+	{ "M", 1048576.0 }, { "MiB", 1048576.0 },
+	{ "G", 1073741824.0 }, { "GiB", 1073741824.0 },
+	{ NULL, 0 }
+};
+
+static const struct fm_suffix fm_time_sfx[] = {
+	{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	{ NULL, 0 }
+};
+
+/* K/s and M/s are decimal, as flashbench prints them; KiB/s etc. binary. */
+static const struct fm_suffix fm_bw_sfx[] = {
+	{ "B/s", 1 },
+	{ "K/s", 1e3 }, { "KB/s", 1e3 }, { "KiB/s", 1024.0 },
+	{ "M/s", 1e6 }, { "MB/s", 1e6 }, { "MiB/s", 1048576.0 },
+	{ "G/s", 1e9 }, { "GB/s", 1e9 }, { "GiB/s", 1073741824.0 },
+	{ NULL, 0 }
+};
+
+static char *fm_trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/*
+ * Parse "<decimal>[ ]<suffix>" against @sfx.  Returns 0 and the value in
+ * @out, or -1 with a reason in @why.
+ */
+static int fm_parse_scaled(const char *v, const struct fm_suffix *sfx,
+			   const char *what, double *out, char *why, size_t n)
+{
+	const char *p = v;
+	double x = 0, frac = 0.1;
+	int digits = 0, i;
+
+	while (isdigit((unsigned char)*p)) {
+		x = x * 10 + (*p++ - '0');
+		digits++;
+	}
+	if (*p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p)) {
+			x += (*p++ - '0') * frac;
+			frac /= 10;
+			digits++;
+		}
+	}
+	if (!digits) {
+		snprintf(why, n, "bad number '%s'", v);
+		return -1;
+	}
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (i = 0; sfx[i].s; i++) {
+		if (!strcmp(p, sfx[i].s)) {
+			*out = x * sfx[i].mult;
+			return 0;
+		}
+	}
+	if (!*p && x == 0) {	/* a bare 0 needs no unit */
+		*out = 0;
+		return 0;
+	}
+	if (!*p)
+		snprintf(why, n, "%s '%s' needs a unit", what, v);
+	else
+		snprintf(why, n, "bad suffix '%s' for %s '%s'", p, what, v);
+	return -1;
+}
+
+/* Store value @v for key @k in @p, or return -1 with a reason. */
+static int fm_set_key(struct fm_params *p, const struct fm_key *k,
+		      const char *v, char *why, size_t n)
+{
+	char *field = (char *)p + k->off;
+	double x;
+
+	switch (k->kind) {
+	case K_NAME:
+		if (strlen(v) >= sizeof(p->name)) {
+			snprintf(why, n, "name '%s' is longer than %zu characters",
+				 v, sizeof(p->name) - 1);
+			return -1;
+		}
+		memset(p->name, 0, sizeof(p->name));
+		memcpy(p->name, v, strlen(v));
+		return 0;
+	case K_BOOL:
+		if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "true") ||
+		    !strcmp(v, "on")) {
+			*(int *)field = 1;
+		} else if (!strcmp(v, "0") || !strcmp(v, "no") ||
+			   !strcmp(v, "false") || !strcmp(v, "off")) {
+			*(int *)field = 0;
+		} else {
+			snprintf(why, n, "bad boolean '%s' (use 0/1, yes/no)", v);
+			return -1;
+		}
+		return 0;
+	case K_COUNT:
+		if (fm_parse_scaled(v, fm_size_sfx, "count", &x, why, n))
+			return -1;
+		if (strspn(v, "0123456789") != strlen(v)) {
+			snprintf(why, n, "bad number '%s': a count takes no suffix", v);
+			return -1;
+		}
+		if (x > 4294967295.0) {
+			snprintf(why, n, "count '%s' is too large", v);
+			return -1;
+		}
+		*(uint32_t *)field = (uint32_t)x;
+		return 0;
+	case K_SIZE:
+	case K_SIZE32:
+		if (fm_parse_scaled(v, fm_size_sfx, "size", &x, why, n))
+			return -1;
+		if (x != (double)(uint64_t)x || x >= 18446744073709551615.0) {
+			snprintf(why, n, "size '%s' is not a whole number of bytes", v);
+			return -1;
+		}
+		if (k->kind == K_SIZE32) {
+			if (x > 4294967295.0) {
+				snprintf(why, n, "size '%s' is too large", v);
+				return -1;
+			}
+			*(uint32_t *)field = (uint32_t)x;
+		} else {
+			*(uint64_t *)field = (uint64_t)x;
+		}
+		return 0;
+	case K_TIME:
+		if (fm_parse_scaled(v, fm_time_sfx, "time", &x, why, n))
+			return -1;
+		*(uint64_t *)field = (uint64_t)(x + 0.5);
+		return 0;
+	case K_BW:
+		if (fm_parse_scaled(v, fm_bw_sfx, "bandwidth", &x, why, n))
+			return -1;
+		*(uint64_t *)field = (uint64_t)(x + 0.5);
+		return 0;
+	}
+	return -1;
+}
+
+/* Default name for a preset file: its base name without extension. */
+static void fm_name_from_path(struct fm_params *p, const char *path)
+{
+	const char *b = strrchr(path, '/');
+	size_t len;
+
+	b = b ? b + 1 : path;
+	len = strcspn(b, ".");
+	if (len >= sizeof(p->name))
+		len = sizeof(p->name) - 1;
+	memset(p->name, 0, sizeof(p->name));
+	memcpy(p->name, b, len);
+}
+
+int fm_preset_load(const char *path, struct fm_params *p, char *err,
+		   size_t errlen)
+{
+	char line[1024], why[256];
+	unsigned char seen[FM_NKEYS] = { 0 };
+	int lineno = 0, any = 0, named = 0;
+	struct fm_params q;
+	FILE *f;
+
+	memset(&q, 0, sizeof(q));
+	q.aged = 1;
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *s, *eq, *key, *val, *hash;
+		size_t i;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(why, sizeof(why), "line longer than %zu characters",
+				 sizeof(line) - 2);
+			goto bad;
+		}
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		s = fm_trim(line);
+		if (!*s)
+			continue;
+		eq = strchr(s, '=');
+		if (!eq) {
+			snprintf(why, sizeof(why),
+				 "missing '=' in '%s' (expected key = value)", s);
+			goto bad;
+		}
+		*eq = '\0';
+		key = fm_trim(s);
+		val = fm_trim(eq + 1);
+		if (!*key) {
+			snprintf(why, sizeof(why), "missing key before '='");
+			goto bad;
+		}
+		if (!*val) {
+			snprintf(why, sizeof(why), "missing value for '%s'", key);
+			goto bad;
+		}
+		if (!strcmp(key, "base")) {
+			if (any) {
+				snprintf(why, sizeof(why),
+					 "'base' must come before every other key");
+				goto bad;
+			}
+			if (fm_preset_builtin(val, &q)) {
+				snprintf(why, sizeof(why),
+					 "unknown base preset '%s' (builtin: sd-c10, usb-8g, emmc-toshiba, emmc-sandisk)",
+					 val);
+				goto bad;
+			}
+			any = 1;
+			continue;
+		}
+		for (i = 0; i < FM_NKEYS; i++)
+			if (!strcmp(key, fm_keys[i].key))
+				break;
+		if (i == FM_NKEYS) {
+			snprintf(why, sizeof(why), "unknown key '%s'", key);
+			goto bad;
+		}
+		if (seen[i]) {
+			snprintf(why, sizeof(why), "'%s' is set twice", key);
+			goto bad;
+		}
+		seen[i] = 1;
+		if (fm_set_key(&q, &fm_keys[i], val, why, sizeof(why)))
+			goto bad;
+		if (fm_keys[i].kind == K_NAME)
+			named = 1;
+		any = 1;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: read error", path);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	if (!named)
+		fm_name_from_path(&q, path);
+	if (fm_params_check(&q, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		return -1;
+	}
+	*p = q;
+	return 0;
+bad:
+	snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
+	fclose(f);
+	return -1;
+}
+
+int fm_preset_get(const char *name_or_path, struct fm_params *p, char *err,
+		  size_t errlen)
+{
+	if (!fm_preset_builtin(name_or_path, p))
+		return 0;
+	if (!strchr(name_or_path, '/') && !strchr(name_or_path, '.')) {
+		FILE *f = fopen(name_or_path, "r");
+
+		if (!f) {
+			snprintf(err, errlen,
+				 "%s: no such builtin preset (sd-c10, usb-8g, emmc-toshiba, emmc-sandisk) or preset file",
+				 name_or_path);
+			return -1;
+		}
+		fclose(f);
+	}
+	return fm_preset_load(name_or_path, p, err, errlen);
+}
