@@ -25,6 +25,7 @@
 
 #include "flashtrace.h"
 
+#define EPS	0.000000001
 #define SECT	512ull
 #define KIB	1024ull
 #define MIB	(1024ull * 1024)
@@ -38,7 +39,7 @@ static struct ft_event parse1(const char *line, enum ft_line_kind want)
 	return ev;
 }
 
-/* Feed a NUL-separated... no: feed each line of @text (newline separated). */
+/* Feed each line of @text (newline separated). */
 static void feed_text(struct ft_ctx *c, const char *text)
 {
 	const char *s = text, *nl;
@@ -52,8 +53,8 @@ static void feed_text(struct ft_ctx *c, const char *text)
 	}
 }
 
-static void ctx_geom(struct ft_ctx *c, uint64_t page, uint64_t erase,
-		     uint64_t offset)
+static void ctx_geom(struct ft_ctx *c, u64 page, u64 erase,
+		     u64 offset)
 {
 	struct ft_geom g;
 	char err[128];
@@ -186,7 +187,7 @@ static void test_parse_summary(void **state)
 	/* indented counters alone are not understood before the summary */
 	assert_int_equal(ft_parse_line(&p, lines[1], strlen(lines[1]), &ev),
 			 FT_LINE_BAD);
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(lines); i++)
 		assert_int_equal(ft_parse_line(&p, lines[i], strlen(lines[i]),
 					       &ev), FT_LINE_SUMMARY);
 	/* events still parse after the summary started */
@@ -234,7 +235,7 @@ static void test_rwbs(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		const struct rwbs_case *c = &cases[i];
 		int rc = ft_parse_rwbs(c->s, strlen(c->s), &r);
 
@@ -252,7 +253,7 @@ static void test_rwbs(void **state)
 
 static void test_sizes(void **state)
 {
-	uint64_t v;
+	u64 v;
 	char buf[16];
 
 	(void)state;
@@ -344,7 +345,8 @@ static void test_erase_1_5m(void **state)
 	ctx_geom(&c, 16 * KIB, 1572864, 0);
 	feed_text(&c,
 		  /* 32K at sector 3040 (1520K): page aligned (3040 = 95 * 32),
-		   * crosses the erase boundary at sector 3072 */
+		   * crosses the erase boundary at sector 3072
+		   */
 		  "0.000001000 D W 3040 64\n"
 		  /* 1M at 1.5M: naturally aligned in erase block 1 */
 		  "0.000002000 D W 3072 2048\n"
@@ -363,10 +365,12 @@ static void test_erase_1_5m(void **state)
 	/* blocks 0 (first write), 1 (all), 2 (third write's end at 3.5M) */
 	assert_int_equal(st->distinct_ebs, 3);
 	/* erase blocks: write1 ends in 1; write2 in 1 (no switch);
-	 * write3 starts in 1 (5120 < 6144): no switch */
+	 * write3 starts in 1 (5120 < 6144): no switch
+	 */
 	assert_int_equal(st->switches, 0);
 	/* write2 starts at 3072 where write1... write1 ended at 3104: 3072 <
-	 * high of block 1 (3104 * 512): backward */
+	 * high of block 1 (3104 * 512): backward
+	 */
 	assert_int_equal(st->backward, 1);
 	assert_int_equal(st->sequential, 1);	/* write3 follows write2 */
 
@@ -391,7 +395,8 @@ static void test_erase_3m_offset(void **state)
 
 	(void)state;
 	/* 3M erase block = 6144 sectors: 8 sectors at 6136 cross it and the
-	 * 16K page at 3M (6136 * 512 = 3141632 = 191.75 pages): violation */
+	 * 16K page at 3M (6136 * 512 = 3141632 = 191.75 pages): violation
+	 */
 	ctx_geom(&c, 16 * KIB, 3 * MIB, 0);
 	feed_text(&c, "0.1 D W 6136 16\n");
 	assert_int_equal(st->dir[FT_OP_WRITE].erase_cross, 1);
@@ -400,7 +405,8 @@ static void test_erase_3m_offset(void **state)
 
 	/* partition at sector 2048 (1M), 4M erase blocks: partition sector
 	 * 6140 is device sector 8188; 8 sectors cross 8192 (4M), and the page
-	 * at 4M unaligned (8188 * 512 / 16K = 255.875) */
+	 * at 4M unaligned (8188 * 512 / 16K = 255.875)
+	 */
 	ctx_geom(&c, 16 * KIB, 4 * MIB, 2048);
 	feed_text(&c, "0.1 D W 6140 8\n"
 		  /* device sector 8192 + 2048 = 5M: 1M aligned in block 1 */
@@ -413,7 +419,8 @@ static void test_erase_3m_offset(void **state)
 
 	/* the same lines without the offset: no erase crossing (3M is inside
 	 * block 0), 1M at 4M aligned; 6140 * 512 = 191.875 pages + 4K = 192.125:
-	 * still a page violation */
+	 * still a page violation
+	 */
 	ctx_geom(&c, 16 * KIB, 4 * MIB, 0);
 	feed_text(&c, "0.1 D W 6140 8\n0.2 D W 8192 2048\n");
 	assert_int_equal(st->dir[FT_OP_WRITE].erase_cross, 0);
@@ -435,7 +442,8 @@ static void test_switches(void **state)
 	(void)state;
 	ctx_geom(&c, 16 * KIB, 4 * MIB, 0);
 	/* 4 writes of 128K alternating erase blocks 0 and 1 (8192 sectors =
-	 * 4M), a read in between: 3 switches in 0.5 MiB = 6 per MiB */
+	 * 4M), a read in between: 3 switches in 0.5 MiB = 6 per MiB
+	 */
 	feed_text(&c,
 		  "0.1 D WS 0 256\n"
 		  "0.2 D WS 8192 256\n"
@@ -443,7 +451,7 @@ static void test_switches(void **state)
 		  "0.3 D WS 256 256\n"
 		  "0.4 D WS 8448 256\n");
 	assert_int_equal(st->switches, 3);
-	assert_true(fabs(ft_switches_per_mib(st) - 6.0) < 1e-9);
+	assert_true(fabs(ft_switches_per_mib(st) - 6.0) < EPS);
 	assert_int_equal(st->backward, 0);
 	assert_int_equal(st->sequential, 0);
 	assert_int_equal(st->distinct_ebs, 2);
@@ -636,10 +644,11 @@ static void test_json(void **state)
 	assert_int_equal(ft_json_num(doc, "writes.requests"), 3);
 	assert_int_equal(ft_json_num(doc, "writes.page_violations"), 1);
 	/* 1.5M blocks: sector 8192 = 4M is in block 2: two switches (0->2->0)
-	 * over 260K: 2 / (260 / 1024) = 7.877 */
+	 * over 260K: 2 / (260 / 1024) = 7.877
+	 */
 	assert_int_equal(ft_json_num(doc, "writes.switches"), 2);
 	assert_true(fabs(ft_json_num(doc, "writes.switches_per_mib") -
-			 2.0 * 1024 / 260) < 1e-4);
+			 2.0 * 1024 / 260) < 0.0001);
 	assert_int_equal(ft_json_num(doc, "requests.read.bytes"), 4096);
 	m = ft_json_get(doc, "models");
 	assert_non_null(m);
@@ -667,6 +676,11 @@ static void test_json(void **state)
 }
 
 /* ---- compare mode ---- */
+
+#define SVG_CMP		"/tmp/test-flashtrace-cmp.svg"
+/* exits 0 if argv[1] is well-formed XML */
+#define XML_CHECK \
+	"python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])'"
 
 static void write_json_file(const char *path, const char *trace)
 {
@@ -709,7 +723,7 @@ static char *run_compare(int argc, char **argv, int *rc)
 static void test_compare(void **state)
 {
 	char a[] = "/tmp/test-flashtrace-a.json", b[] = "/tmp/test-flashtrace-b.json";
-	char svg[] = "/tmp/test-flashtrace-cmp.svg";
+	char svg[] = SVG_CMP;
 	char arg_a[64], arg_b[64];
 	char *argv[8], *text, err[128];
 	struct ft_jval *doc;
@@ -739,7 +753,7 @@ static void test_compare(void **state)
 	assert_non_null(strstr(text, "switches per MiB written"));
 	free(text);
 	if (system("command -v python3 >/dev/null 2>&1") == 0)
-		assert_true(python_accepts("", "true && python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(\"/tmp/test-flashtrace-cmp.svg\")'"));
+		assert_true(python_accepts("", XML_CHECK " " SVG_CMP " #"));
 
 	argv[1] = "--json";
 	argv[2] = arg_a;
@@ -756,8 +770,8 @@ static void test_compare(void **state)
 		row = row->next;
 	assert_non_null(row);
 	/* 3 switches in 0.5 MiB = 6; sequential = 0 */
-	assert_true(fabs(ft_json_get(row, "values")->child->num - 6.0) < 1e-9);
-	assert_true(fabs(ft_json_get(row, "values")->child->next->num) < 1e-9);
+	assert_true(fabs(ft_json_get(row, "values")->child->num - 6.0) < EPS);
+	assert_true(fabs(ft_json_get(row, "values")->child->next->num) < EPS);
 	ft_json_free(doc);
 	free(text);
 
@@ -817,14 +831,14 @@ static void test_svg(void **state)
 /* When set, feed_random() also writes its lines here. */
 static FILE *gen_out;
 
-static void feed_random(struct ft_ctx *c, uint64_t *rnd, uint64_t *t,
-			int n, uint64_t span_sectors)
+static void feed_random(struct ft_ctx *c, u64 *rnd, u64 *t,
+			int n, u64 span_sectors)
 {
 	char line[128];
 	int i, len;
 
 	for (i = 0; i < n; i++) {
-		uint64_t s;
+		u64 s;
 
 		*rnd = *rnd * 6364136223846793005ull + 1442695040888963407ull;
 		s = (*rnd >> 24) % span_sectors / 8 * 8;
@@ -851,12 +865,12 @@ static void feed_random(struct ft_ctx *c, uint64_t *rnd, uint64_t *t,
 
 static void test_memory_bound(void **state)
 {
-	const uint64_t span = 64 * MIB / SECT;	/* 16 erase blocks */
-	uint64_t rnd = 7, t = 0, mem0 = ft_mem_bytes(), mem1, mem2;
+	const u64 span = 64 * MIB / SECT;	/* 16 erase blocks */
+	u64 rnd = 7, t = 0, mem0 = ft_mem_bytes(), mem1, mem2;
 	struct mallinfo2 mi1, mi2;
 	struct ft_ctx c;
 	char line[64], err[128];
-	uint64_t s;
+	u64 s;
 	int n;
 
 	(void)state;
@@ -881,8 +895,9 @@ static void test_memory_bound(void **state)
 	feed_random(&c, &rnd, &t, 1000000, span);
 	mem2 = ft_mem_bytes();
 	mi2 = mallinfo2();
-	print_message("flashtrace memory: own %llu bytes, heap in use %zu -> %zu bytes after %llu dispatches\n",
-		      (unsigned long long)mem2, mi1.uordblks, mi2.uordblks,
+	print_message("flashtrace memory: own %llu bytes, heap in use %zu -> %zu bytes",
+		      (unsigned long long)mem2, mi1.uordblks, mi2.uordblks);
+	print_message(" after %llu dispatches\n",
 		      (unsigned long long)c.st.dispatches);
 	assert_int_equal(c.st.bad_lines, 0);
 	assert_int_equal(mem1, mem2);
@@ -909,9 +924,9 @@ static void test_replay_matches_model(void **state)
 		"0.006 D N 0 0\n"		/* not replayed */
 		"0.007 D W 512 8\n";
 	struct {
-		uint64_t t;
+		u64 t;
 		enum fm_op op;
-		uint64_t sector, n;
+		u64 sector, n;
 		unsigned int flags;
 	} want[] = {
 		{ 1000000, FM_WRITE, 0, 256, 0 },
@@ -923,7 +938,7 @@ static void test_replay_matches_model(void **state)
 		{ 5000000, FM_DISCARD, 16384, 8192, 0 },
 		{ 7000000, FM_WRITE, 512, 8, 0 },
 	};
-	const uint64_t off = 2048;
+	const u64 off = 2048;
 	struct ft_model_result r;
 	struct fm_stats direct;
 	struct fm_params p;
@@ -945,7 +960,7 @@ static void test_replay_matches_model(void **state)
 		assert_int_equal(fm_preset_builtin(presets[k], &p), 0);
 		m = fm_new(&p);
 		assert_non_null(m);
-		for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(want); i++)
 			fm_submit(m, want[i].t, want[i].op,
 				  want[i].n ? (want[i].sector + off) * SECT : 0,
 				  want[i].n * SECT, want[i].flags);
@@ -984,7 +999,7 @@ static double seconds(void)
 static void test_speed(void **state)
 {
 	const int n = 500000;
-	uint64_t rnd = 1, t = 0;
+	u64 rnd = 1, t = 0;
 	struct ft_ctx gen, c;
 	char *text = NULL, *p, *nl;
 	size_t len = 0;

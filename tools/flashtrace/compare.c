@@ -50,11 +50,9 @@ static const struct metric model_rows[] = {
 	{ "write MiB/s", "write_mibps", 1, 2, 1 },
 	{ "erases", "erases", 1, 0, 1 },
 	{ "full merges", "full_merges", 1, 0, 1 },
-	{ "write latency p99 (ms)", "write_latency_p99_ns", 1e-6, 3, 1 },
-	{ "read latency p99 (ms)", "read_latency_p99_ns", 1e-6, 3, 1 },
+	{ "write latency p99 (ms)", "write_latency_p99_ns", 1 / 1000000.0, 3, 1 },
+	{ "read latency p99 (ms)", "read_latency_p99_ns", 1 / 1000000.0, 3, 1 },
 };
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* The models[] entry of @doc whose "preset" is @preset, or NULL. */
 static const struct ft_jval *model_of(const struct ft_jval *doc,
@@ -295,6 +293,10 @@ static void svg_escape(FILE *out, const char *s)
 	}
 }
 
+/* printf format of a label: x, y, anchor; the text follows */
+#define SVG_SMALL_TEXT \
+	"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"10\">"
+
 #define PANEL_W		480
 #define PANEL_H		260
 
@@ -323,10 +325,9 @@ static void svg_panel(FILE *out, double x, double y, const struct panel *p,
 		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n"
 		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n",
 		px, py, px, py + ph, px, py + ph, px + pw, py + ph);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">0</text>\n",
-		px - 4, py + ph + 4);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">%.3g</text>\n",
-		px - 4, py + 4, vmax);
+	fprintf(out, SVG_SMALL_TEXT "0</text>\n", px - 4, py + ph + 4, "end");
+	fprintf(out, SVG_SMALL_TEXT "%.3g</text>\n", px - 4, py + 4, "end",
+		vmax);
 	bw = pw / ng / (nr + 1);
 	for (g = 0; g < ng; g++) {
 		gx = px + g * pw / ng + bw / 2;
@@ -334,8 +335,8 @@ static void svg_panel(FILE *out, double x, double y, const struct panel *p,
 			v = value(&runs[i], p->m, groups[g]);
 			bx = gx + i * bw;
 			if (isnan(v)) {
-				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">n/a</text>\n",
-					bx + bw / 2, py + ph - 4);
+				fprintf(out, SVG_SMALL_TEXT "n/a</text>\n",
+					bx + bw / 2, py + ph - 4, "middle");
 				continue;
 			}
 			bh = v / vmax * ph;
@@ -343,13 +344,13 @@ static void svg_panel(FILE *out, double x, double y, const struct panel *p,
 				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
 				bx, py + ph - bh, bw * 0.9, bh,
 				run_colours[i % ARRAY_SIZE(run_colours)]);
-			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%.*f</text>\n",
-				bx + bw * 0.45, py + ph - bh - 3,
+			fprintf(out, SVG_SMALL_TEXT "%.*f</text>\n",
+				bx + bw * 0.45, py + ph - bh - 3, "middle",
 				v >= 100 ? 0 : 2, v);
 		}
 		if (groups[g]) {
-			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">",
-				px + (g + 0.5) * pw / ng, py + ph + 16);
+			fprintf(out, SVG_SMALL_TEXT, px + (g + 0.5) * pw / ng,
+				py + ph + 16, "middle");
 			svg_escape(out, groups[g]);
 			fputs("</text>\n", out);
 		}
@@ -401,6 +402,9 @@ static int svg_chart(FILE *out, const struct run *runs, int nr,
 	return ferror(out) ? -1 : 0;
 }
 
+static const char compare_usage[] =
+	"usage: flashtrace compare [--svg FILE] [--json] [--title TEXT] [NAME=]RUN.json...\n";
+
 int ft_compare_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -428,14 +432,14 @@ int ft_compare_main(int argc, char **argv)
 			title = optarg;
 			break;
 		case 'h':
-			printf("usage: flashtrace compare [--svg FILE] [--json] [--title TEXT] [NAME=]RUN.json...\n");
+			printf("%s", compare_usage);
 			return 0;
 		default:
 			return 2;
 		}
 	}
 	if (optind == argc) {
-		fprintf(stderr, "usage: flashtrace compare [--svg FILE] [--json] [--title TEXT] [NAME=]RUN.json...\n");
+		fprintf(stderr, "%s", compare_usage);
 		return 2;
 	}
 	if (argc - optind > MAX_RUNS) {

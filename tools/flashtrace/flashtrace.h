@@ -18,6 +18,20 @@
 
 #include "../flashmodel/flashmodel.h"
 
+/* kernel-style names for the fixed-size types */
+typedef uint64_t u64;
+typedef uint8_t u8;
+
+#ifndef BIT
+#define BIT(n)			(1u << (n))
+#endif
+#ifndef BIT_ULL
+#define BIT_ULL(n)		(1ull << (n))
+#endif
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
+
 #define FT_VERSION		"1"
 #define FT_JSON_SCHEMA		1
 
@@ -40,13 +54,13 @@ enum ft_op {
 	FT_NR_OPS
 };
 
-#define FT_RWBS_PREFLUSH	(1u << 0)	/* leading F */
-#define FT_RWBS_FUA		(1u << 1)	/* F after the operation letter */
-#define FT_RWBS_AHEAD		(1u << 2)	/* A */
-#define FT_RWBS_SYNC		(1u << 3)	/* S */
-#define FT_RWBS_META		(1u << 4)	/* M */
-#define FT_RWBS_SECURE		(1u << 5)	/* DE: secure erase */
-#define FT_RWBS_BARRIER		(1u << 6)	/* B (old kernels) */
+#define FT_RWBS_PREFLUSH	BIT(0)	/* leading F */
+#define FT_RWBS_FUA		BIT(1)	/* F after the operation letter */
+#define FT_RWBS_AHEAD		BIT(2)	/* A */
+#define FT_RWBS_SYNC		BIT(3)	/* S */
+#define FT_RWBS_META		BIT(4)	/* M */
+#define FT_RWBS_SECURE		BIT(5)	/* DE: secure erase */
+#define FT_RWBS_BARRIER		BIT(6)	/* B (old kernels) */
 
 struct ft_rwbs {
 	enum ft_op op;
@@ -71,12 +85,12 @@ struct ft_event {
 	char action[4];		/* "D", "Q", "UT", "m", NUL terminated */
 	int has_dev;		/* default format only */
 	unsigned int major, minor;
-	uint64_t time_ns;
+	u64 time_ns;
 	struct ft_rwbs rwbs;
 	int has_sector;		/* "SECTOR + N" present */
 	int passthrough;	/* "BYTES [comm]" or "(cdb)" form: no geometry */
-	uint64_t sector;	/* 512-byte units, as printed */
-	uint64_t nsectors;
+	u64 sector;	/* 512-byte units, as printed */
+	u64 nsectors;
 	const char *msg;	/* points into the line; not NUL terminated */
 	size_t msg_len;
 };
@@ -98,10 +112,10 @@ enum ft_line_kind ft_parse_line(struct ft_parser *p, const char *line,
 /* ---- geometry.c: sizes and pure layout helpers ---- */
 
 struct ft_geom {
-	uint64_t page_size;	/* bytes, > 0 */
-	uint64_t erase_size;	/* bytes, a multiple of page_size */
-	uint64_t sector_size;	/* bytes per trace sector, 512 for blkparse */
-	uint64_t offset;	/* sectors added to every trace sector */
+	u64 page_size;	/* bytes, > 0 */
+	u64 erase_size;	/* bytes, a multiple of page_size */
+	u64 sector_size;	/* bytes per trace sector, 512 for blkparse */
+	u64 offset;	/* sectors added to every trace sector */
 };
 
 void ft_geom_default(struct ft_geom *g);
@@ -111,100 +125,100 @@ int ft_geom_check(const struct ft_geom *g, char *err, size_t errlen);
  * Parse "16384", "16K", "1.5M", "2G" (binary units, optional trailing
  * "iB"/"B").  The result must be a whole number of bytes.  0 or -1.
  */
-int ft_parse_size(const char *s, uint64_t *out);
+int ft_parse_size(const char *s, u64 *out);
 /* Format @bytes as "16K", "1.5M", "4M" or "1000" into @buf. */
-const char *ft_fmt_size(uint64_t bytes, char *buf, size_t len);
+const char *ft_fmt_size(u64 bytes, char *buf, size_t len);
 
 /* Byte offset on the device of trace sector @sector (adds the offset). */
-uint64_t ft_byte_offset(const struct ft_geom *g, uint64_t sector);
+u64 ft_byte_offset(const struct ft_geom *g, u64 sector);
 /* Does [start, start + len) contain a multiple of @unit other than start? */
-int ft_crosses(uint64_t start, uint64_t len, uint64_t unit);
+int ft_crosses(u64 start, u64 len, u64 unit);
 /* Crosses a page boundary without starting on one. */
-int ft_page_violation(const struct ft_geom *g, uint64_t start, uint64_t len);
+int ft_page_violation(const struct ft_geom *g, u64 start, u64 len);
 /* Starts and ends on page boundaries. */
-int ft_page_aligned(const struct ft_geom *g, uint64_t start, uint64_t len);
+int ft_page_aligned(const struct ft_geom *g, u64 start, u64 len);
 /*
  * A power-of-two sized request whose offset inside its erase block is a
  * multiple of its size and which ends inside that erase block.
  */
-int ft_naturally_aligned(const struct ft_geom *g, uint64_t start, uint64_t len);
-int ft_is_pow2(uint64_t v);
+int ft_naturally_aligned(const struct ft_geom *g, u64 start, u64 len);
+int ft_is_pow2(u64 v);
 
 /* ---- stats.c: counters over D events ---- */
 
 /* Size buckets: <4K, [4K,8K), [8K,16K), ... [512K,1M), >=1M. */
 #define FT_SIZE_BUCKETS		10
-uint64_t ft_size_bucket_min(int i);
-int ft_size_bucket(uint64_t bytes);
+u64 ft_size_bucket_min(int i);
+int ft_size_bucket(u64 bytes);
 
 /* Erase blocks whose write position is remembered for "backward". */
 #define FT_RECENT_EBS		64
 /* Largest erase block index tracked for "distinct erase blocks written". */
-#define FT_EB_BITMAP_MAX_BITS	(1ull << 24)
+#define FT_EB_BITMAP_MAX_BITS	BIT_ULL(24)
 
 struct ft_dir_stats {
-	uint64_t requests;
-	uint64_t with_data;		/* requests with a sector range */
-	uint64_t bytes;
-	uint64_t page_cross;		/* touch more than one page */
-	uint64_t page_violations;	/* ... without starting page aligned */
-	uint64_t erase_cross;		/* touch more than one erase block */
-	uint64_t sizes[FT_SIZE_BUCKETS];
-	uint64_t not_pow2;		/* size is not a power of two */
+	u64 requests;
+	u64 with_data;		/* requests with a sector range */
+	u64 bytes;
+	u64 page_cross;		/* touch more than one page */
+	u64 page_violations;	/* ... without starting page aligned */
+	u64 erase_cross;		/* touch more than one erase block */
+	u64 sizes[FT_SIZE_BUCKETS];
+	u64 not_pow2;		/* size is not a power of two */
 };
 
 struct ft_eb_slot {
-	uint64_t eb;		/* erase block index */
-	uint64_t high;		/* highest byte offset written + 1 */
-	uint64_t used;		/* LRU stamp, 0 = empty */
+	u64 eb;		/* erase block index */
+	u64 high;		/* highest byte offset written + 1 */
+	u64 used;		/* LRU stamp, 0 = empty */
 };
 
 struct ft_stats {
 	struct ft_geom geom;
 
 	/* input */
-	uint64_t lines, events, dispatches, other_actions;
-	uint64_t messages, flash_switch_msgs;
-	uint64_t summary_lines, blank_lines, bad_lines;
-	uint64_t time_backwards;	/* D timestamps earlier than the last */
-	uint64_t filtered;		/* D events dropped by the device filter */
-	uint64_t other_dev;		/* D events from a second device */
+	u64 lines, events, dispatches, other_actions;
+	u64 messages, flash_switch_msgs;
+	u64 summary_lines, blank_lines, bad_lines;
+	u64 time_backwards;	/* D timestamps earlier than the last */
+	u64 filtered;		/* D events dropped by the device filter */
+	u64 other_dev;		/* D events from a second device */
 	int have_dev;
 	unsigned int major, minor;	/* device of the first D event */
 	int have_time;
-	uint64_t first_ns, last_ns;
+	u64 first_ns, last_ns;
 	int have_range;
-	uint64_t min_offset, max_end;	/* bytes, over requests with data */
+	u64 min_offset, max_end;	/* bytes, over requests with data */
 
 	struct ft_dir_stats dir[FT_NR_OPS];
-	uint64_t preflush, fua, sync, meta, ahead, secure_erase;
+	u64 preflush, fua, sync, meta, ahead, secure_erase;
 
 	/* writes */
-	uint64_t page_aligned;		/* start and end on page boundaries */
-	uint64_t nat_aligned;		/* see ft_naturally_aligned() */
-	uint64_t switches;		/* erase block differs from the last write's */
-	uint64_t sequential;		/* starts where the last write ended */
-	uint64_t backward;		/* below a remembered write position */
+	u64 page_aligned;		/* start and end on page boundaries */
+	u64 nat_aligned;		/* see ft_naturally_aligned() */
+	u64 switches;		/* erase block differs from the last write's */
+	u64 sequential;		/* starts where the last write ended */
+	u64 backward;		/* below a remembered write position */
 	int have_prev_write;
-	uint64_t prev_write_eb;		/* erase block of the last write's last byte */
-	uint64_t prev_write_end;
-	uint64_t lru_clock;
+	u64 prev_write_eb;		/* erase block of the last write's last byte */
+	u64 prev_write_end;
+	u64 lru_clock;
 	struct ft_eb_slot recent[FT_RECENT_EBS];
-	uint8_t *eb_bitmap;
-	uint64_t eb_bitmap_bits;
-	uint64_t distinct_ebs;
-	uint64_t untracked_eb_writes;	/* writes beyond FT_EB_BITMAP_MAX_BITS */
+	u8 *eb_bitmap;
+	u64 eb_bitmap_bits;
+	u64 distinct_ebs;
+	u64 untracked_eb_writes;	/* writes beyond FT_EB_BITMAP_MAX_BITS */
 };
 
 void ft_stats_init(struct ft_stats *st, const struct ft_geom *g);
 void ft_stats_free(struct ft_stats *st);
 /* Account one D event.  Called for dispatches only. */
 void ft_stats_dispatch(struct ft_stats *st, const struct ft_event *ev);
-double ft_pct(uint64_t part, uint64_t whole);
+double ft_pct(u64 part, u64 whole);
 double ft_switches_per_mib(const struct ft_stats *st);
 
 /* Bytes currently allocated by flashtrace itself (all files). */
-uint64_t ft_mem_bytes(void);
+u64 ft_mem_bytes(void);
 void *ft_calloc(size_t n, size_t size);
 void *ft_realloc(void *p, size_t old_size, size_t new_size);
 void ft_free(void *p, size_t size);
@@ -222,9 +236,9 @@ struct ft_preset_run {
 struct ft_replay {
 	int nr;
 	struct ft_preset_run run[FT_MAX_PRESETS];
-	uint64_t last_arrival;
-	uint64_t submitted;
-	uint64_t skipped;	/* passthrough / "N" requests not replayed */
+	u64 last_arrival;
+	u64 submitted;
+	u64 skipped;	/* passthrough / "N" requests not replayed */
 };
 
 /* Results of one preset after the trace, ready for printing. */
@@ -233,8 +247,8 @@ struct ft_model_result {
 	const struct fm_params *params;
 	struct fm_stats st;
 	double wa, mibps;
-	uint64_t wr_service_p50, wr_service_p99, wr_lat_p50, wr_lat_p99;
-	uint64_t rd_service_p50, rd_service_p99, rd_lat_p50, rd_lat_p99;
+	u64 wr_service_p50, wr_service_p99, wr_lat_p50, wr_lat_p99;
+	u64 rd_service_p50, rd_service_p99, rd_lat_p50, rd_lat_p99;
 };
 
 void ft_replay_init(struct ft_replay *rp);

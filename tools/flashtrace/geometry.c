@@ -44,9 +44,9 @@ int ft_geom_check(const struct ft_geom *g, char *err, size_t errlen)
 	return 0;
 }
 
-int ft_parse_size(const char *s, uint64_t *out)
+int ft_parse_size(const char *s, u64 *out)
 {
-	uint64_t whole = 0, frac = 0, fdiv = 1, mult = 1;
+	u64 whole = 0, frac = 0, fdiv = 1, mult = 1;
 	const char *p = s;
 	int digits = 0;
 
@@ -99,13 +99,13 @@ int ft_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-const char *ft_fmt_size(uint64_t bytes, char *buf, size_t len)
+const char *ft_fmt_size(u64 bytes, char *buf, size_t len)
 {
 	static const char units[] = "KMG";
 	int i;
 
 	for (i = 2; i >= 0; i--) {
-		uint64_t u = 1ull << (10 * (i + 1));
+		u64 u = 1ull << (10 * (i + 1));
 
 		if (bytes >= u && bytes % (u / 2) == 0) {
 			if (bytes % u == 0)
@@ -121,36 +121,36 @@ const char *ft_fmt_size(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
-uint64_t ft_byte_offset(const struct ft_geom *g, uint64_t sector)
+u64 ft_byte_offset(const struct ft_geom *g, u64 sector)
 {
 	return (sector + g->offset) * g->sector_size;
 }
 
-int ft_crosses(uint64_t start, uint64_t len, uint64_t unit)
+int ft_crosses(u64 start, u64 len, u64 unit)
 {
 	if (len == 0)
 		return 0;
 	return start / unit != (start + len - 1) / unit;
 }
 
-int ft_page_violation(const struct ft_geom *g, uint64_t start, uint64_t len)
+int ft_page_violation(const struct ft_geom *g, u64 start, u64 len)
 {
 	return ft_crosses(start, len, g->page_size) && start % g->page_size;
 }
 
-int ft_page_aligned(const struct ft_geom *g, uint64_t start, uint64_t len)
+int ft_page_aligned(const struct ft_geom *g, u64 start, u64 len)
 {
 	return len && start % g->page_size == 0 && len % g->page_size == 0;
 }
 
-int ft_is_pow2(uint64_t v)
+int ft_is_pow2(u64 v)
 {
 	return v && !(v & (v - 1));
 }
 
-int ft_naturally_aligned(const struct ft_geom *g, uint64_t start, uint64_t len)
+int ft_naturally_aligned(const struct ft_geom *g, u64 start, u64 len)
 {
-	uint64_t rel = start % g->erase_size;
+	u64 rel = start % g->erase_size;
 
 	return ft_is_pow2(len) && rel % len == 0 && rel + len <= g->erase_size;
 }

@@ -70,7 +70,7 @@ static void jw_close(struct jw *w, char bracket)
 	w->need_comma = 1;
 }
 
-static void jw_u64(struct jw *w, const char *key, uint64_t v)
+static void jw_u64(struct jw *w, const char *key, u64 v)
 {
 	jw_key(w, key);
 	fprintf(w->out, "%llu", (unsigned long long)v);
@@ -93,7 +93,7 @@ static void jw_str(struct jw *w, const char *key, const char *s)
 	w->need_comma = 1;
 }
 
-static void jw_u64_array(struct jw *w, const char *key, const uint64_t *v,
+static void jw_u64_array(struct jw *w, const char *key, const u64 *v,
 			 int n)
 {
 	int i;
@@ -146,7 +146,7 @@ static void json_input(struct jw *w, const struct ft_stats *st)
 
 static void json_requests(struct jw *w, const struct ft_stats *st)
 {
-	uint64_t mins[FT_SIZE_BUCKETS];
+	u64 mins[FT_SIZE_BUCKETS];
 	int i;
 
 	jw_open(w, "requests", '{');

@@ -16,7 +16,7 @@
 
 #include "flashtrace.h"
 
-static void usage(FILE *out)
+static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: flashtrace [OPTIONS] [FILE...]      analyse blkparse text (stdin without FILE or with -)\n"
@@ -61,7 +61,7 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int size_opt(const char *name, const char *arg, uint64_t *v)
+static int size_opt(const char *name, const char *arg, u64 *v)
 {
 	if (ft_parse_size(arg, v) || !*v) {
 		fprintf(stderr, "flashtrace: %s: bad size '%s'\n", name, arg);
@@ -70,7 +70,7 @@ static int size_opt(const char *name, const char *arg, uint64_t *v)
 	return 0;
 }
 
-static uint64_t now_ns(void)
+static u64 now_ns(void)
 {
 	struct timespec ts;
 
@@ -83,9 +83,9 @@ static uint64_t now_ns(void)
  * sequential writes, random writes and reads) into a memory file, then time
  * ft_feed_fd() over it.  Prints events per second.
  */
-static int bench(struct ft_ctx *c, uint64_t n)
+static int run_bench(struct ft_ctx *c, u64 n)
 {
-	uint64_t i, sector = 0, rnd = 1, t0, t1;
+	u64 i, sector = 0, rnd = 1, t0, t1;
 	char line[160];
 	FILE *f;
 	int fd, len;
@@ -101,7 +101,7 @@ static int bench(struct ft_ctx *c, uint64_t n)
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
-		uint64_t ns = i * 25000, s;
+		u64 ns = i * 25000, s;
 		const char *rwbs = "WS";
 		unsigned int nsec = 256;
 
@@ -223,10 +223,10 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
@@ -256,10 +256,10 @@ int main(int argc, char **argv)
 	}
 
 	if (do_bench) {
-		uint64_t n = optind < argc ? strtoull(argv[optind], NULL, 0) :
+		u64 n = optind < argc ? strtoull(argv[optind], NULL, 0) :
 			2000000;
 
-		rc = bench(&c, n ? n : 2000000);
+		rc = run_bench(&c, n ? n : 2000000);
 		ft_ctx_free(&c);
 		return rc;
 	}

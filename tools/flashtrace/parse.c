@@ -21,8 +21,8 @@
 #include "flashtrace.h"
 
 /* Larger values are garbage: 2^48 sectors is 128 PiB, 2^32 sectors 2 TiB. */
-#define FT_MAX_SECTOR		(1ull << 48)
-#define FT_MAX_NSECTORS		(1ull << 32)
+#define FT_MAX_SECTOR		BIT_ULL(48)
+#define FT_MAX_NSECTORS		BIT_ULL(32)
 
 /* A cursor over one line. */
 struct ft_cur {
@@ -63,9 +63,9 @@ static int next_token(struct ft_cur *c, const char **tok, size_t *len)
 }
 
 /* Whole token must be decimal digits (at most 19 of them). */
-static int tok_u64(const char *s, size_t len, uint64_t *out)
+static int tok_u64(const char *s, size_t len, u64 *out)
 {
-	uint64_t v = 0;
+	u64 v = 0;
 	size_t i;
 
 	if (len == 0 || len > 19)
@@ -80,10 +80,10 @@ static int tok_u64(const char *s, size_t len, uint64_t *out)
 }
 
 /* "SECONDS.FRACTION" -> nanoseconds; the fraction may have 1-9 digits. */
-static int tok_time(const char *s, size_t len, uint64_t *ns)
+static int tok_time(const char *s, size_t len, u64 *ns)
 {
 	const char *dot = memchr(s, '.', len);
-	uint64_t sec, frac = 0;
+	u64 sec, frac = 0;
 	size_t i, flen;
 
 	if (!dot || tok_u64(s, dot - s, &sec) || sec > 18000000000ull)
@@ -108,7 +108,7 @@ static int tok_dev(const char *s, size_t len, unsigned int *maj,
 		   unsigned int *min)
 {
 	const char *comma = memchr(s, ',', len);
-	uint64_t a, b;
+	u64 a, b;
 
 	if (!comma || tok_u64(s, comma - s, &a) ||
 	    tok_u64(comma + 1, len - (comma - s) - 1, &b) ||
@@ -238,7 +238,7 @@ static int parse_rest(struct ft_cur *c, struct ft_event *ev)
 {
 	const char *t;
 	size_t n;
-	uint64_t v;
+	u64 v;
 
 	if (!next_token(c, &t, &n))
 		return 0;		/* nothing: P, U and friends may end here */
@@ -269,7 +269,7 @@ static enum ft_line_kind parse_default(struct ft_parser *p, struct ft_cur *c,
 {
 	const char *t;
 	size_t n;
-	uint64_t v;
+	u64 v;
 
 	if (tok_dev(dev, devlen, &ev->major, &ev->minor))
 		return FT_LINE_BAD;

@@ -42,7 +42,7 @@ int ft_replay_add(struct ft_replay *rp, const char *name, char *err,
  * outputs, or -1 for requests the model has no operation for.
  */
 static int to_model(const struct ft_geom *g, const struct ft_event *ev,
-		    enum fm_op *op, uint64_t *off, uint64_t *len,
+		    enum fm_op *op, u64 *off, u64 *len,
 		    unsigned int *flags)
 {
 	*flags = 0;
@@ -80,7 +80,7 @@ static int to_model(const struct ft_geom *g, const struct ft_event *ev,
 void ft_replay_dispatch(struct ft_replay *rp, const struct ft_geom *g,
 			const struct ft_event *ev)
 {
-	uint64_t arrival = ev->time_ns, off, len;
+	u64 arrival = ev->time_ns, off, len;
 	unsigned int flags;
 	enum fm_op op;
 	int i;

@@ -16,7 +16,7 @@ static const char *const op_names[FT_NR_OPS] = {
 	[FT_OP_OTHER] = "other",
 };
 
-static void part_of(FILE *out, const char *what, uint64_t part, uint64_t whole)
+static void part_of(FILE *out, const char *what, u64 part, u64 whole)
 {
 	fprintf(out, "  %s: %llu of %llu (%.2f%%)\n", what,
 		(unsigned long long)part, (unsigned long long)whole,
@@ -122,7 +122,7 @@ static void report_sizes(const struct ft_stats *st, FILE *out)
 static void report_writes(const struct ft_stats *st, FILE *out)
 {
 	const struct ft_dir_stats *w = &st->dir[FT_OP_WRITE];
-	uint64_t nw = w->with_data;
+	u64 nw = w->with_data;
 	char a[16];
 
 	fprintf(out, "\nwrites (%.2f MiB in %llu requests with data)\n",
@@ -148,7 +148,7 @@ static void report_writes(const struct ft_stats *st, FILE *out)
 		"");
 }
 
-static double ms(uint64_t ns)
+static double ms(u64 ns)
 {
 	return (double)ns / 1e6;
 }

@@ -12,9 +12,9 @@
 
 #include "flashtrace.h"
 
-static uint64_t ft_mem;
+static u64 ft_mem;
 
-uint64_t ft_mem_bytes(void)
+u64 ft_mem_bytes(void)
 {
 	return ft_mem;
 }
@@ -49,12 +49,12 @@ void ft_free(void *p, size_t size)
 	free(p);
 }
 
-uint64_t ft_size_bucket_min(int i)
+u64 ft_size_bucket_min(int i)
 {
 	return i == 0 ? 0 : 4096ull << (i - 1);
 }
 
-int ft_size_bucket(uint64_t bytes)
+int ft_size_bucket(u64 bytes)
 {
 	int i;
 
@@ -64,14 +64,14 @@ int ft_size_bucket(uint64_t bytes)
 	return 0;
 }
 
-double ft_pct(uint64_t part, uint64_t whole)
+double ft_pct(u64 part, u64 whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
 double ft_switches_per_mib(const struct ft_stats *st)
 {
-	uint64_t b = st->dir[FT_OP_WRITE].bytes;
+	u64 b = st->dir[FT_OP_WRITE].bytes;
 
 	return b ? (double)st->switches / ((double)b / FT_MIB) : 0.0;
 }
@@ -90,10 +90,10 @@ void ft_stats_free(struct ft_stats *st)
 }
 
 /* Mark erase block @eb written; counts it the first time. */
-static void mark_eb(struct ft_stats *st, uint64_t eb)
+static void mark_eb(struct ft_stats *st, u64 eb)
 {
-	uint64_t bits;
-	uint8_t *bm;
+	u64 bits;
+	u8 *bm;
 
 	if (eb >= FT_EB_BITMAP_MAX_BITS) {
 		st->untracked_eb_writes++;
@@ -121,7 +121,7 @@ static void mark_eb(struct ft_stats *st, uint64_t eb)
  * The slot remembering erase block @eb, or the least recently used slot
  * (reset to @eb) when it is not remembered.  *found says which.
  */
-static struct ft_eb_slot *eb_slot(struct ft_stats *st, uint64_t eb, int *found)
+static struct ft_eb_slot *eb_slot(struct ft_stats *st, u64 eb, int *found)
 {
 	struct ft_eb_slot *lru = &st->recent[0];
 	int i;
@@ -142,13 +142,13 @@ static struct ft_eb_slot *eb_slot(struct ft_stats *st, uint64_t eb, int *found)
 	return lru;
 }
 
-static void account_write(struct ft_stats *st, uint64_t start, uint64_t len)
+static void account_write(struct ft_stats *st, u64 start, u64 len)
 {
 	const struct ft_geom *g = &st->geom;
-	uint64_t end = start + len;
-	uint64_t first = start / g->erase_size, last = (end - 1) / g->erase_size;
+	u64 end = start + len;
+	u64 first = start / g->erase_size, last = (end - 1) / g->erase_size;
 	struct ft_eb_slot *s;
-	uint64_t eb;
+	u64 eb;
 	int found;
 
 	if (ft_page_aligned(g, start, len))
@@ -189,7 +189,7 @@ void ft_stats_dispatch(struct ft_stats *st, const struct ft_event *ev)
 	enum ft_op op = ev->rwbs.op;
 	unsigned int f = ev->rwbs.flags;
 	struct ft_dir_stats *d;
-	uint64_t start, len;
+	u64 start, len;
 
 	st->dispatches++;
 	if (st->have_time && ev->time_ns < st->last_ns)

@@ -19,16 +19,16 @@
 #include "flashtrace.h"
 
 struct ft_svg_point {
-	uint64_t t;		/* ns */
-	uint64_t off;		/* bytes */
-	uint64_t len;		/* bytes */
-	uint64_t eb;		/* erase block of off */
+	u64 t;		/* ns */
+	u64 off;		/* bytes */
+	u64 len;		/* bytes */
+	u64 eb;		/* erase block of off */
 	enum ft_op op;
 };
 
 struct ft_svg {
-	uint64_t seen;		/* dispatches with data offered */
-	uint64_t stride;	/* keep one in @stride */
+	u64 seen;		/* dispatches with data offered */
+	u64 stride;	/* keep one in @stride */
 	size_t nr;
 	struct ft_svg_point pt[FT_SVG_POINTS];
 };
@@ -38,7 +38,7 @@ static const char *const palette[] = {
 	"#8c564b", "#e377c2", "#bcbd22", "#17becf", "#393b79",
 };
 
-#define NR_COLOURS	(sizeof(palette) / sizeof(palette[0]))
+#define NR_COLOURS	ARRAY_SIZE(palette)
 
 /* Plot area inside the picture, in pixels. */
 #define SVG_W		1000
@@ -109,8 +109,8 @@ static double nice_step(double range, int n)
 	return mag;
 }
 
-static void text(FILE *out, double x, double y, const char *anchor,
-		 const char *extra, const char *s)
+static void svg_text(FILE *out, double x, double y, const char *anchor,
+		     const char *extra, const char *s)
 {
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s>",
 		x, y, anchor, extra);
@@ -144,8 +144,8 @@ int ft_svg_write(const struct ft_svg *s, const struct ft_stats *st,
 		y1 = FT_MIB;
 	}
 	/* whole erase blocks in view */
-	y0 = (double)((uint64_t)y0 / g->erase_size * g->erase_size);
-	y1 = (double)(((uint64_t)y1 + g->erase_size - 1) / g->erase_size *
+	y0 = (double)((u64)y0 / g->erase_size * g->erase_size);
+	y1 = (double)(((u64)y1 + g->erase_size - 1) / g->erase_size *
 		      g->erase_size);
 	if (y1 <= y0)
 		y1 = y0 + g->erase_size;
@@ -161,8 +161,8 @@ int ft_svg_write(const struct ft_svg *s, const struct ft_stats *st,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 		SVG_W, SVG_H, SVG_W, SVG_H);
-	text(out, SVG_W / 2.0, 24, "middle", " font-size=\"15\"",
-	     title ? title : "flashtrace: dispatched offset over time");
+	svg_text(out, SVG_W / 2.0, 24, "middle", " font-size=\"15\"",
+		 title ? title : "flashtrace: dispatched offset over time");
 	fprintf(out,
 		"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n",
 		PLOT_X, PLOT_Y, PLOT_W, PLOT_H);
@@ -179,14 +179,14 @@ int ft_svg_write(const struct ft_svg *s, const struct ft_stats *st,
 
 	/* y axis: offset */
 	step = nice_step((y1 - y0) / unit, 8);
-	for (v = ((uint64_t)(y0 / unit / step) + 1) * step; v * unit < y1;
+	for (v = ((u64)(y0 / unit / step) + 1) * step; v * unit < y1;
 	     v += step) {
 		py = PLOT_Y + PLOT_H - (v * unit - y0) / (y1 - y0) * PLOT_H;
 		fprintf(out,
 			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#444\"/>\n",
 			PLOT_X - 5, py, PLOT_X, py);
 		snprintf(buf, sizeof(buf), "%g", v);
-		text(out, PLOT_X - 8, py + 4, "end", "", buf);
+		svg_text(out, PLOT_X - 8, py + 4, "end", "", buf);
 	}
 	snprintf(buf, sizeof(buf), "offset (%s)", uname);
 	fprintf(out,
@@ -201,10 +201,10 @@ int ft_svg_write(const struct ft_svg *s, const struct ft_stats *st,
 			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#444\"/>\n",
 			px, PLOT_Y + PLOT_H, px, PLOT_Y + PLOT_H + 5);
 		snprintf(buf, sizeof(buf), "%g", v);
-		text(out, px, PLOT_Y + PLOT_H + 18, "middle", "", buf);
+		svg_text(out, px, PLOT_Y + PLOT_H + 18, "middle", "", buf);
 	}
-	text(out, PLOT_X + PLOT_W / 2.0, PLOT_Y + PLOT_H + 38, "middle", "",
-	     "time since first dispatch (s)");
+	svg_text(out, PLOT_X + PLOT_W / 2.0, PLOT_Y + PLOT_H + 38, "middle", "",
+		 "time since first dispatch (s)");
 
 	for (i = 0; i < s->nr; i++) {
 		const struct ft_svg_point *p = &s->pt[i];
@@ -247,18 +247,18 @@ int ft_svg_write(const struct ft_svg *s, const struct ft_stats *st,
 	snprintf(buf, sizeof(buf),
 		 "writes (colour = erase block of %s, %zu colours cycled)",
 		 ft_fmt_size(g->erase_size, e, sizeof(e)), NR_COLOURS);
-	text(out, PLOT_X + 40, py, "start", "", buf);
+	svg_text(out, PLOT_X + 40, py, "start", "", buf);
 	fprintf(out,
 		"<circle cx=\"%d\" cy=\"%.1f\" r=\"3\" fill=\"none\" stroke=\"#888\"/>\n",
 		PLOT_X + 470, py - 4);
-	text(out, PLOT_X + 480, py, "start", "", "reads");
+	svg_text(out, PLOT_X + 480, py, "start", "", "reads");
 	fprintf(out,
 		"<rect x=\"%d\" y=\"%.1f\" width=\"3\" height=\"10\" fill=\"none\" stroke=\"black\"/>\n",
 		PLOT_X + 540, py - 9);
-	text(out, PLOT_X + 550, py, "start", "", "discards");
+	svg_text(out, PLOT_X + 550, py, "start", "", "discards");
 	snprintf(buf, sizeof(buf), "%zu of %llu dispatches drawn", s->nr,
 		 (unsigned long long)s->seen);
-	text(out, PLOT_X + PLOT_W, py, "end", " fill=\"#666\"", buf);
+	svg_text(out, PLOT_X + PLOT_W, py, "end", " fill=\"#666\"", buf);
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }
