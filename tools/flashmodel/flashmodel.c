@@ -93,7 +93,7 @@ struct fm_model {
 /* Time to move @bytes at @bw bytes per second, without overflow. */
 static inline uint64_t xfer_ns(uint64_t bytes, uint64_t bw)
 {
-	return (uint64_t)((unsigned __int128)bytes * 1000000000u / bw);
+	return (uint64_t)((__uint128_t)bytes * 1000000000u / bw);
 }
 
 /* Bitmap helpers.  Ranges are [a, b) in units, a < b. */
@@ -306,7 +306,7 @@ static inline uint32_t fm_hash(uint64_t au, uint32_t mask)
 
 static uint64_t *fm_pool_alloc(struct fm_model *m)
 {
-	uint32_t per = FM_POOL_WORDS > m->words ? FM_POOL_WORDS : m->words;
+	uint32_t per = m->words > FM_POOL_WORDS ? m->words : FM_POOL_WORDS;
 
 	if (!m->chunks || m->chunk_used + m->words > per) {
 		struct fm_chunk *c = malloc(sizeof(*c) + per * sizeof(uint64_t));

@@ -14,6 +14,8 @@
 
 #include "flashmodel.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const char usage_text[] =
 "usage: flashmodel COMMAND [options]\n"
 "\n"
@@ -558,7 +560,7 @@ int main(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return 0;
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "flashmodel: unknown command '%s'\n", argv[1]);

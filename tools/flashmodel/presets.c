@@ -20,6 +20,7 @@
 #define MiB		(1024ull * 1024)
 #define US		1000ull
 #define MS		1000000ull
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
  * PRESET_SD_C10 -- the class 10 SD card of the flashbench README.
@@ -225,7 +226,7 @@ int fm_preset_builtin(const char *name, struct fm_params *p)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(fm_builtin) / sizeof(fm_builtin[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(fm_builtin); i++) {
 		if (!strcmp(name, fm_builtin[i].name)) {
 			*p = fm_builtin[i];
 			return 0;
@@ -281,7 +282,7 @@ static const struct fm_key fm_keys[] = {
 	FM_KEY("discard_ns", K_TIME, discard_ns),
 };
 
-#define FM_NKEYS	(sizeof(fm_keys) / sizeof(fm_keys[0]))
+#define FM_NKEYS	ARRAY_SIZE(fm_keys)
 
 struct fm_suffix {
 	const char *s;
