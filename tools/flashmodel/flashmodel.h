@@ -128,7 +128,7 @@ struct fm_openau {
 	uint32_t aus;
 	int random;
 	uint64_t total;		/* bytes per row; 0: aus * erasesize */
-	uint64_t offset;	/* UINT64_MAX: default */
+	uint64_t offset;	/* 0 or UINT64_MAX: default */
 	uint64_t stride;	/* 0: default */
 };
 

@@ -58,7 +58,7 @@ int fm_openau_run(struct fm_model *m, const struct fm_openau *o,
 	if (!o->aus || block < 512 || block > es || es % block)
 		return -1;
 	offset = o->offset;
-	if (offset == UINT64_MAX)
+	if (!offset || offset == UINT64_MAX)
 		offset = (FM_OPENAU_SKIP + es - 1) / es * es;
 	stride = o->stride ? o->stride : 12 * es;
 	pos = malloc((es / 512) * sizeof(*pos));
