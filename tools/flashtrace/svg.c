@@ -27,6 +27,9 @@ struct ft_svg_point {
 };
 
 struct ft_svg {
+	int have_w, have_all;
+	u64 wmin, wmax;		/* byte range of writes and discards */
+	u64 amin, amax;		/* byte range of everything */
 	u64 seen;		/* dispatches with data offered */
 	u64 stride;	/* keep one in @stride */
 	size_t nr;
@@ -62,16 +65,31 @@ void ft_svg_free(struct ft_svg *s)
 	ft_free(s, sizeof(*s));
 }
 
+static void widen(int *have, u64 *lo, u64 *hi, u64 start, u64 end)
+{
+	if (!*have || start < *lo)
+		*lo = start;
+	if (!*have || end > *hi)
+		*hi = end;
+	*have = 1;
+}
+
 void ft_svg_dispatch(struct ft_svg *s, const struct ft_geom *g,
 		     const struct ft_event *ev)
 {
 	struct ft_svg_point *p;
 	enum ft_op op = ev->rwbs.op;
+	u64 off, end;
 	size_t i;
 
 	if (ev->passthrough || !ev->has_sector || !ev->nsectors ||
 	    (op != FT_OP_READ && op != FT_OP_WRITE && op != FT_OP_DISCARD))
 		return;
+	off = ft_byte_offset(g, ev->sector);
+	end = off + ev->nsectors * g->sector_size;
+	widen(&s->have_all, &s->amin, &s->amax, off, end);
+	if (op != FT_OP_READ)
+		widen(&s->have_w, &s->wmin, &s->wmax, off, end);
 	if (s->seen++ % s->stride)
 		return;
 	if (s->nr == FT_SVG_POINTS) {
@@ -85,7 +103,7 @@ void ft_svg_dispatch(struct ft_svg *s, const struct ft_geom *g,
 	}
 	p = &s->pt[s->nr++];
 	p->t = ev->time_ns;
-	p->off = ft_byte_offset(g, ev->sector);
+	p->off = off;
 	p->len = ev->nsectors * g->sector_size;
 	p->eb = p->off / g->erase_size;
 	p->op = op;
@@ -132,16 +150,22 @@ int ft_svg_write(const struct ft_svg *s, const struct ft_stats *st,
 {
 	const struct ft_geom *g = &st->geom;
 	double t0 = st->first_ns, t1 = st->last_ns;
-	double y0 = st->min_offset, y1 = st->max_end;
+	double y0 = s->wmin, y1 = s->wmax;
 	double unit = FT_MIB, step, v;
 	const char *uname = "MiB";
 	char buf[256], e[16];
 	double px, py, ph, lasty = -1, lastx = -1;
 	size_t i;
 
-	if (!st->have_range) {
-		y0 = 0;
-		y1 = FT_MIB;
+	u64 outside = 0;
+
+	/*
+	 * The writes decide the vertical range; reads elsewhere are pinned
+	 * to the nearest edge.
+	 */
+	if (!s->have_w) {
+		y0 = s->have_all ? s->amin : 0;
+		y1 = s->have_all ? s->amax : FT_MIB;
 	}
 	/* whole erase blocks in view */
 	y0 = (double)((u64)y0 / g->erase_size * g->erase_size);
@@ -226,9 +250,14 @@ int ft_svg_write(const struct ft_svg *s, const struct ft_stats *st,
 			lasty = py;
 			break;
 		case FT_OP_READ:
+			py += ph / 2;
+			if (py < PLOT_Y || py > PLOT_Y + PLOT_H) {
+				py = py < PLOT_Y ? PLOT_Y : PLOT_Y + PLOT_H;
+				outside++;
+			}
 			fprintf(out,
 				"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"none\" stroke=\"#888\"/>\n",
-				px, py + ph / 2);
+				px, py);
 			break;
 		default:
 			fprintf(out,
@@ -256,9 +285,16 @@ int ft_svg_write(const struct ft_svg *s, const struct ft_stats *st,
 		"<rect x=\"%d\" y=\"%.1f\" width=\"3\" height=\"10\" fill=\"none\" stroke=\"black\"/>\n",
 		PLOT_X + 540, py - 9);
 	svg_text(out, PLOT_X + 550, py, "start", "", "discards");
-	snprintf(buf, sizeof(buf), "%zu of %llu dispatches drawn", s->nr,
-		 (unsigned long long)s->seen);
-	svg_text(out, PLOT_X + PLOT_W, py, "end", " fill=\"#666\"", buf);
+	if (outside)
+		snprintf(buf, sizeof(buf),
+			 "%zu of %llu dispatches drawn; %llu reads outside the written range on the edges",
+			 s->nr, (unsigned long long)s->seen,
+			 (unsigned long long)outside);
+	else
+		snprintf(buf, sizeof(buf), "%zu of %llu dispatches drawn",
+			 s->nr, (unsigned long long)s->seen);
+	svg_text(out, PLOT_X + PLOT_W, PLOT_Y - 8, "end",
+		 " fill=\"#666\" font-size=\"11\"", buf);
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }
