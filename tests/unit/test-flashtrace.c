@@ -550,6 +550,38 @@ static void test_not_understood(void **state)
 	ft_ctx_free(&c);
 }
 
+static void test_devices(void **state)
+{
+	static const char trace[] =
+		"  8,0    0        1     0.1  1  D   W 0 + 8 [a]\n"
+		"  8,16   0        2     0.2  1  D   W 8 + 8 [a]\n"
+		"0.3 D W 16 8\n"
+		"  8,0    0        3     0.4  1  D   W 24 + 8 [a]\n";
+	struct ft_ctx c;
+
+	(void)state;
+	/* without a filter: one dispatch of a second device is flagged */
+	ctx_geom(&c, 16 * KIB, 4 * MIB, 0);
+	feed_text(&c, trace);
+	assert_int_equal(c.st.dispatches, 4);
+	assert_int_equal(c.st.other_dev, 1);
+	assert_int_equal(c.st.major, 8);
+	assert_int_equal(c.st.minor, 0);
+	ft_ctx_free(&c);
+
+	/* --dev 8,16: the two 8,0 lines are dropped, short format passes */
+	ctx_geom(&c, 16 * KIB, 4 * MIB, 0);
+	c.dev_filter = 1;
+	c.filter_major = 8;
+	c.filter_minor = 16;
+	feed_text(&c, trace);
+	assert_int_equal(c.st.dispatches, 2);
+	assert_int_equal(c.st.filtered, 2);
+	assert_int_equal(c.st.other_dev, 0);
+	assert_int_equal(c.st.sequential, 1);	/* 8 + 8 then 16 */
+	ft_ctx_free(&c);
+}
+
 /* ---- streaming input ---- */
 
 static void test_feed_fd(void **state)
@@ -1048,6 +1080,7 @@ int main(void)
 		cmocka_unit_test(test_switches),
 		cmocka_unit_test(test_directions),
 		cmocka_unit_test(test_not_understood),
+		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_feed_fd),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_compare),
