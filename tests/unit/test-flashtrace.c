@@ -1020,11 +1020,15 @@ static void test_replay_matches_model(void **state)
 
 /* ---- speed ---- */
 
+/*
+ * CPU time of this thread: other jobs on a busy build machine do not count
+ * against the parser (wall time would make the test flaky).
+ */
 static double seconds(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -1061,7 +1065,7 @@ static void test_speed(void **state)
 		ft_ctx_free(&c);
 	}
 	free(text);
-	print_message("flashtrace speed: %.0f events/s (parse + geometry, no model)\n",
+	print_message("flashtrace speed: %.0f events per CPU second (parse + geometry, no model)\n",
 		      best);
 	assert_true(best >= 1e6);
 }

@@ -82,7 +82,7 @@ static void jw_num(struct jw *w, const char *key, double v)
 	jw_key(w, key);
 	if (!isfinite(v))
 		v = 0;
-	fprintf(w->out, "%.6g", v);
+	fprintf(w->out, "%.10g", v);
 	w->need_comma = 1;
 }
 
