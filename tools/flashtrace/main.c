@@ -247,8 +247,7 @@ int main(int argc, char **argv)
 	c.filter_minor = fmin;
 	for (i = 0; i < npresets; i++) {
 		if (ft_replay_add(&c.rp, presets[i], err, sizeof(err))) {
-			fprintf(stderr, "flashtrace: preset %s: %s\n",
-				presets[i], err);
+			fprintf(stderr, "flashtrace: --preset: %s\n", err);
 			ft_ctx_free(&c);
 			return 2;
 		}
