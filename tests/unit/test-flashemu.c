@@ -16,6 +16,7 @@
 #include "flashemu.h"
 
 #define MS	1000000ull
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static int buf_is(const uint8_t *p, size_t n, uint8_t v)
 {
@@ -212,7 +213,7 @@ static void test_clock_matches_model(void **state)
 
 	(void)state;
 	clock_init(&c, t0, dil);
-	for (i = 0; i < sizeof(arr) / sizeof(arr[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(arr); i++) {
 		uint64_t wall = t0 + arr[i] * MS;
 		uint64_t ma = clock_model_arrival(&c, wall);
 		uint64_t mdone, s, done;

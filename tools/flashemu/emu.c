@@ -107,7 +107,8 @@ static struct io_uring_sqe *emu_get_sqe(struct io_uring *ring)
 /* Decode the descriptor of @tag, book it on the device clock, log it. */
 static void emu_arrive(struct emu *e, unsigned int tag, uint64_t now)
 {
-	const volatile struct ublksrv_io_desc *iod = &e->iod[tag];
+	/* the driver wrote the descriptor before posting the CQE we saw */
+	const struct ublksrv_io_desc *iod = &e->iod[tag];
 	struct emu_req *r = &e->req[tag];
 	uint32_t op_flags = iod->op_flags;
 	uint64_t model_arrival, model_done, service;
@@ -162,6 +163,8 @@ static void emu_arrive(struct emu *e, unsigned int tag, uint64_t now)
 	}
 	r->done = clock_book(&e->clock, now, service);
 
+	if (!e->fifo_len)
+		e->busy_since = now;
 	e->fifo[(e->fifo_head + e->fifo_len) % e->depth] = tag;
 	e->fifo_len++;
 	occ = e->fifo_len;
@@ -236,7 +239,8 @@ static void emu_commit_due(struct emu *e, struct io_uring *ring, uint64_t now)
 				 UBLK_U_IO_COMMIT_AND_FETCH_REQ, tag, res,
 				 e->buf[tag]);
 		e->fifo_head = (e->fifo_head + 1) % e->depth;
-		e->fifo_len--;
+		if (!--e->fifo_len)
+			e->busy_wall += now - e->busy_since;
 	}
 }
 
@@ -379,6 +383,12 @@ static void json_u64_array(FILE *f, const char *name, const uint64_t *v,
 	fprintf(f, "]%s\n", tail);
 }
 
+/* One "name": value member of the model object (always followed by more). */
+static void json_u64(FILE *f, const char *name, uint64_t v)
+{
+	fprintf(f, "    \"%s\": %" PRIu64 ",\n", name, v);
+}
+
 static void emu_json(struct emu *e, FILE *f)
 {
 	struct fm_stats s;
@@ -399,11 +409,14 @@ static void emu_json(struct emu *e, FILE *f)
 	fprintf(f, "  \"max_io\": %u,\n", e->max_io);
 	fprintf(f, "  \"uptime_ns\": %" PRIu64 ",\n", now_ns() - e->clock.t0);
 	fprintf(f, "  \"active_ns\": %" PRIu64 ",\n", elapsed);
+	fprintf(f, "  \"device_busy_wall_ns\": %" PRIu64 ",\n",
+		e->busy_wall);
 	fprintf(f, "  \"requests\": {");
 	for (i = 0; i < EMU_NR_OPS; i++)
 		fprintf(f, "\"%s\": %" PRIu64 ", ", op_json[i], e->nr_ops[i]);
-	fprintf(f, "\"fua\": %" PRIu64 ", \"total\": %" PRIu64 ", \"errors\": %" PRIu64 "},\n",
-		e->nr_fua, total, e->nr_errors);
+	fprintf(f, "\"fua\": %" PRIu64 ", \"total\": %" PRIu64,
+		e->nr_fua, total);
+	fprintf(f, ", \"errors\": %" PRIu64 "},\n", e->nr_errors);
 	fprintf(f, "  \"bytes\": {");
 	for (i = 0; i < EMU_NR_OPS; i++)
 		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", op_json[i],
@@ -411,41 +424,50 @@ static void emu_json(struct emu *e, FILE *f)
 	fprintf(f, "},\n");
 	fprintf(f, "  \"requests_per_s\": %.1f,\n",
 		elapsed ? (double)total * 1e9 / (double)elapsed : 0.0);
-	fprintf(f, "  \"occupancy\": {\"max\": %" PRIu64 ", \"mean_at_arrival\": %.3f,\n",
-		e->max_occupancy,
+	fprintf(f, "  \"occupancy\": {\"max\": %" PRIu64, e->max_occupancy);
+	fprintf(f, ", \"mean_at_arrival\": %.3f,\n",
 		e->seq ? (double)e->occupancy_sum / (double)e->seq : 0.0);
 	json_u64_array(f, "hist_at_arrival", e->occupancy_hist, 65, "},");
-	fprintf(f, "  \"lateness\": {\"max_ns\": %" PRIu64 ", \"mean_ns\": %" PRIu64 ", \"over_1ms\": %" PRIu64 "},\n",
-		e->late_max, total ? e->late_sum / total : 0, e->late_over_1ms);
-	fprintf(f, "  \"store\": {\"chunks\": %" PRIu64 ", \"peak_chunks\": %" PRIu64 ", \"chunk_size\": %u},\n",
-		e->store.allocated, e->store.peak_allocated, STORE_CHUNK);
+	fprintf(f, "  \"lateness\": {\"max_ns\": %" PRIu64, e->late_max);
+	fprintf(f, ", \"mean_ns\": %" PRIu64,
+		total ? e->late_sum / total : 0);
+	fprintf(f, ", \"over_1ms\": %" PRIu64 "},\n", e->late_over_1ms);
+	fprintf(f, "  \"store\": {\"chunks\": %" PRIu64, e->store.allocated);
+	fprintf(f, ", \"peak_chunks\": %" PRIu64 ", \"chunk_size\": %u},\n",
+		e->store.peak_allocated, STORE_CHUNK);
 	fprintf(f, "  \"model\": {\n");
-	fprintf(f, "    \"reads\": %" PRIu64 ", \"writes\": %" PRIu64 ", \"flushes\": %" PRIu64 ", \"discards\": %" PRIu64 ",\n",
-		s.reads, s.writes, s.flushes, s.discards);
-	fprintf(f, "    \"read_bytes\": %" PRIu64 ", \"host_write_bytes\": %" PRIu64 ",\n",
-		s.read_bytes, s.host_write_bytes);
-	fprintf(f, "    \"programmed_bytes\": %" PRIu64 ", \"copied_bytes\": %" PRIu64 ",\n",
-		s.programmed_bytes, s.copied_bytes);
-	fprintf(f, "    \"erases\": %" PRIu64 ", \"switch_merges\": %" PRIu64 ", \"full_merges\": %" PRIu64 ",\n",
-		s.erases, s.switch_merges, s.full_merges);
-	fprintf(f, "    \"pending_aus\": %" PRIu64 ", \"pending_copy_bytes\": %" PRIu64 ",\n",
-		s.pending_aus, s.pending_copy_bytes);
-	fprintf(f, "    \"busy_ns\": %" PRIu64 ", \"last_completion_ns\": %" PRIu64 ",\n",
-		s.busy_ns, s.last_completion_ns);
-	fprintf(f, "    \"write_amplification\": %.4f, \"write_mibps\": %.3f,\n",
-		fm_write_amplification(&s), fm_write_mibps(&s));
-	fprintf(f, "    \"read_service_p50_ns\": %" PRIu64 ", \"read_service_p99_ns\": %" PRIu64 ",\n",
-		fm_service_percentile(e->model, FM_READ, 0.5),
-		fm_service_percentile(e->model, FM_READ, 0.99));
-	fprintf(f, "    \"write_service_p50_ns\": %" PRIu64 ", \"write_service_p99_ns\": %" PRIu64 ",\n",
-		fm_service_percentile(e->model, FM_WRITE, 0.5),
-		fm_service_percentile(e->model, FM_WRITE, 0.99));
-	fprintf(f, "    \"read_latency_p50_ns\": %" PRIu64 ", \"read_latency_p99_ns\": %" PRIu64 ",\n",
-		fm_latency_percentile(e->model, FM_READ, 0.5),
-		fm_latency_percentile(e->model, FM_READ, 0.99));
-	fprintf(f, "    \"write_latency_p50_ns\": %" PRIu64 ", \"write_latency_p99_ns\": %" PRIu64 ",\n",
-		fm_latency_percentile(e->model, FM_WRITE, 0.5),
-		fm_latency_percentile(e->model, FM_WRITE, 0.99));
+	json_u64(f, "reads", s.reads);
+	json_u64(f, "writes", s.writes);
+	json_u64(f, "flushes", s.flushes);
+	json_u64(f, "discards", s.discards);
+	json_u64(f, "read_bytes", s.read_bytes);
+	json_u64(f, "host_write_bytes", s.host_write_bytes);
+	json_u64(f, "programmed_bytes", s.programmed_bytes);
+	json_u64(f, "copied_bytes", s.copied_bytes);
+	json_u64(f, "erases", s.erases);
+	json_u64(f, "switch_merges", s.switch_merges);
+	json_u64(f, "full_merges", s.full_merges);
+	json_u64(f, "pending_aus", s.pending_aus);
+	json_u64(f, "pending_copy_bytes", s.pending_copy_bytes);
+	json_u64(f, "busy_ns", s.busy_ns);
+	json_u64(f, "last_completion_ns", s.last_completion_ns);
+	fprintf(f, "    \"write_amplification\": %.4f,\n",
+		fm_write_amplification(&s));
+	fprintf(f, "    \"write_mibps\": %.3f,\n", fm_write_mibps(&s));
+	for (i = 0; i < 2; i++) {
+		enum fm_op op = i ? FM_WRITE : FM_READ;
+		const char *n = i ? "write" : "read";
+		char key[64];
+
+		snprintf(key, sizeof(key), "%s_service_p50_ns", n);
+		json_u64(f, key, fm_service_percentile(e->model, op, 0.5));
+		snprintf(key, sizeof(key), "%s_service_p99_ns", n);
+		json_u64(f, key, fm_service_percentile(e->model, op, 0.99));
+		snprintf(key, sizeof(key), "%s_latency_p50_ns", n);
+		json_u64(f, key, fm_latency_percentile(e->model, op, 0.5));
+		snprintf(key, sizeof(key), "%s_latency_p99_ns", n);
+		json_u64(f, key, fm_latency_percentile(e->model, op, 0.99));
+	}
 	json_u64_array(f, "write_service_hist", s.write_service_hist,
 		       FM_HIST_BUCKETS, ",");
 	json_u64_array(f, "read_service_hist", s.read_service_hist,

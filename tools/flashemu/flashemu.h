@@ -82,8 +82,10 @@ uint64_t clock_model_arrival(struct emu_clock *c, uint64_t wall);
  */
 uint64_t clock_model_service(struct emu_clock *c, uint64_t arrival,
 			     uint64_t done);
-/* Book @service_ns of model time for a request arriving at wall time @wall;
- * returns the wall time it completes. */
+/*
+ * Book @service_ns of model time for a request arriving at wall time @wall;
+ * returns the wall time it completes.
+ */
 uint64_t clock_book(struct emu_clock *c, uint64_t wall, uint64_t service_ns);
 
 /* ------------------------------------------------------------------- ublk */
@@ -157,18 +159,24 @@ struct emu {
 	uint64_t occupancy_hist[65];	/* [min(occupancy, 64)] at arrival */
 	uint64_t late_max, late_sum, late_over_1ms;
 	uint64_t t_first, t_last;	/* wall of first arrival, last commit */
+	uint64_t busy_since;		/* wall: the FIFO became non-empty */
+	uint64_t busy_wall;		/* wall time the FIFO was non-empty */
 	int ready_fd;			/* eventfd: fetches are queued */
 	int err;			/* why the thread failed, or 0 */
 };
 
-/* Allocate the queue thread's state. 0 or -errno. */
+/* Allocate the queue thread's state: 0 or -errno. */
 int emu_init(struct emu *e);
 void emu_fini(struct emu *e);
-/* pthread body: queue FETCHes, signal ready_fd, serve until the driver
- * aborts every tag (device stopped or deleted). */
+/*
+ * pthread body: queue FETCHes, signal ready_fd, serve until the driver
+ * aborts every tag (device stopped or deleted).
+ */
 void *emu_thread(void *arg);
-/* Write the JSON stats file; caller must own the state (thread stopped or
- * called from the queue thread). */
+/*
+ * Write the JSON stats file; the caller must own the state (the queue
+ * thread itself, or anyone after it stopped).
+ */
 int emu_write_stats(struct emu *e, const char *path);
 
 uint64_t now_ns(void);

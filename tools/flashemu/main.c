@@ -46,7 +46,7 @@ struct opts {
 	int max_io_set;
 };
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	const char *const *n;
 
@@ -198,10 +198,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->del_id = (int)v;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			exit(0);
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return -1;
 		}
 	}
@@ -214,7 +214,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return 0;
 	if (!o->preset) {
 		fprintf(stderr, "flashemu: --preset is required\n");
-		usage(stderr);
+		print_usage(stderr);
 		return -1;
 	}
 	return 0;
