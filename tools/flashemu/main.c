@@ -529,10 +529,15 @@ int main(int argc, char **argv)
 	printf("%s\n", path);
 	fflush(stdout);
 	if (o.daemon) {
+		/*
+		 * Detach from the caller's pipes, or "dev=$(flashemu --daemon
+		 * 2>&1)" would wait for the server to exit.
+		 */
 		int fd = open("/dev/null", O_WRONLY);
 
 		if (fd >= 0) {
 			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
 			close(fd);
 		}
 	}
