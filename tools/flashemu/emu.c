@@ -120,7 +120,7 @@ static void emu_arrive(struct emu *e, unsigned int tag, uint64_t now)
 	r->arrival = now;
 	r->off = iod->start_sector << 9;
 	r->len = (uint64_t)iod->nr_sectors << 9;
-	r->fua = !!((op_flags >> 8) & UBLK_IO_F_FUA);
+	r->fua = !!(op_flags & UBLK_IO_F_FUA);	/* flags are pre-shifted */
 	switch (op_flags & 0xff) {
 	case UBLK_IO_OP_READ:
 		r->op = EMU_R;
