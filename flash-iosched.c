@@ -239,7 +239,9 @@ static struct request *flash_seg_ceiling(struct flash_segment *seg, u64 pos)
  * Pick the segment to drain next: the one holding the oldest write if that
  * write expired, else the one with the most queued bytes.  Only segments
  * that can be opened qualify; a segment whose budget is spent gives way
- * to any other.  NULL if every candidate must wait.
+ * to any other.  NULL if the writes must wait: every candidate is closed
+ * and open_segments are busy, or the expired write's segment is, so that
+ * no new write keeps a slot busy ahead of it.
  */
 static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 						bool write_due)
@@ -253,8 +255,7 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 							  struct request, queuelist);
 
 		seg = flash_rq_seg(oldest);
-		if (__flash_slot(fd, seg, false))
-			return seg;
+		return __flash_slot(fd, seg, false) ? seg : NULL;
 	}
 	for (n = rb_first(&fd->segments); n; n = rb_next(n)) {
 		seg = rb_entry(n, struct flash_segment, node);
