@@ -237,11 +237,10 @@ static struct request *flash_seg_ceiling(struct flash_segment *seg, u64 pos)
 
 /*
  * Pick the segment to drain next: the one holding the oldest write if that
- * write expired, else the one with the most queued bytes.  Only segments
- * that can be opened qualify; a segment whose budget is spent gives way
- * to any other.  NULL if the writes must wait: every candidate is closed
- * and open_segments are busy, or the expired write's segment is, so that
- * no new write keeps a slot busy ahead of it.
+ * write expired, else the one with the most queued bytes; a segment whose
+ * budget is spent gives way to any other.  NULL if that segment cannot be
+ * opened yet because open_segments are busy: waiting for a slot beats
+ * writing another erase block or going backwards in this one.
  */
 static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 						bool write_due)
@@ -251,23 +250,20 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 	bool spent = fd->active && fd->budget_used >= fd->geom.erase_sectors;
 
 	if (write_due) {
-		struct request *oldest = list_first_entry(&fd->write_fifo,
-							  struct request, queuelist);
-
-		seg = flash_rq_seg(oldest);
-		return __flash_slot(fd, seg, false) ? seg : NULL;
+		best = flash_rq_seg(list_first_entry(&fd->write_fifo,
+						     struct request, queuelist));
+	} else {
+		for (n = rb_first(&fd->segments); n; n = rb_next(n)) {
+			seg = rb_entry(n, struct flash_segment, node);
+			if (!seg->nr_rqs || (spent && seg == fd->active))
+				continue;
+			if (!best || seg->bytes > best->bytes)
+				best = seg;
+		}
+		if (!best && spent && fd->active->nr_rqs)
+			best = fd->active;
 	}
-	for (n = rb_first(&fd->segments); n; n = rb_next(n)) {
-		seg = rb_entry(n, struct flash_segment, node);
-		if (!seg->nr_rqs || (spent && seg == fd->active))
-			continue;
-		if ((!best || seg->bytes > best->bytes) && __flash_slot(fd, seg, false))
-			best = seg;
-	}
-	if (!best && spent && fd->active->nr_rqs &&
-	    __flash_slot(fd, fd->active, false))
-		best = fd->active;
-	return best;
+	return best && __flash_slot(fd, best, false) ? best : NULL;
 }
 
 /* Make @seg the active segment. */
