@@ -4,7 +4,9 @@
  * RWBS decoding, geometry (page / erase crossings with power-of-two and
  * 1.5 / 3 MiB erase blocks and a partition offset), alignment, switches per
  * MiB, counting of lines not understood, JSON and SVG well-formedness,
- * bounded memory, model replay equal to direct flashmodel calls, and speed.
+ * bounded memory, model replay equal to direct flashmodel calls, speed, and
+ * binary blktrace input (decoding, same results as the blkparse text of the
+ * same trace, bad and truncated records, fuzzing, per-CPU file discovery).
  *
  * Expected values are computed by hand in the comments next to them.
  * Built and run by `make -C tools/flashtrace check`.
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -1070,6 +1073,663 @@ static void test_speed(void **state)
 	assert_true(best >= 1e6);
 }
 
+/* ---- binary blktrace input ---- */
+
+#define BT_DEV		((254u << 20) | 0)	/* 254,0 as the kernel encodes it */
+#define BT_CPUS		3
+
+/* Per-CPU binary streams (memory) and the blkparse text of the same trace. */
+struct bt_gen {
+	FILE *f[BT_CPUS];
+	char *buf[BT_CPUS];
+	size_t len[BT_CPUS];
+	FILE *text;
+	char *tbuf;
+	size_t tlen;
+	int swap;		/* write the other byte order */
+	int have_genesis;
+	u64 genesis;
+	unsigned int seq;
+};
+
+static void bt_put(unsigned char *p, const void *v, size_t n, int swap)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = ((const unsigned char *)v)[swap ? n - 1 - i : i];
+}
+
+/* One struct blk_io_trace (offsets of the uapi header) and its payload. */
+static void bt_record(FILE *f, int swap, u64 time, u64 sector,
+		      u32 bytes, u32 action, u32 cpu,
+		      const void *pdu, u16 pdu_len)
+{
+	u32 magic = FT_BLK_MAGIC | FT_BLK_VERSION, seq = 7, pid = 216;
+	u32 dev = BT_DEV;
+	u16 err = 0;
+	unsigned char h[FT_BLK_HDR_SIZE];
+
+	bt_put(h, &magic, 4, swap);
+	bt_put(h + 4, &seq, 4, swap);
+	bt_put(h + 8, &time, 8, swap);
+	bt_put(h + 16, &sector, 8, swap);
+	bt_put(h + 24, &bytes, 4, swap);
+	bt_put(h + 28, &action, 4, swap);
+	bt_put(h + 32, &pid, 4, swap);
+	bt_put(h + 36, &dev, 4, swap);
+	bt_put(h + 40, &cpu, 4, swap);
+	bt_put(h + 44, &err, 2, swap);
+	bt_put(h + 46, &pdu_len, 2, swap);
+	fwrite(h, 1, sizeof(h), f);
+	if (pdu_len)
+		fwrite(pdu, 1, pdu_len, f);
+}
+
+static void bt_open(struct bt_gen *g, int swap)
+{
+	int i;
+
+	memset(g, 0, sizeof(*g));
+	g->swap = swap;
+	for (i = 0; i < BT_CPUS; i++)
+		g->f[i] = open_memstream(&g->buf[i], &g->len[i]);
+	g->text = open_memstream(&g->tbuf, &g->tlen);
+}
+
+static void bt_close(struct bt_gen *g)
+{
+	int i;
+
+	for (i = 0; i < BT_CPUS; i++)
+		fclose(g->f[i]);
+	fclose(g->text);
+}
+
+static void bt_free(struct bt_gen *g)
+{
+	int i;
+
+	for (i = 0; i < BT_CPUS; i++)
+		free(g->buf[i]);
+	free(g->tbuf);
+}
+
+/*
+ * Relative time as blkparse prints it: since the first record that is not
+ * a process or timestamp note.
+ */
+static u64 bt_rel(struct bt_gen *g, u64 t)
+{
+	if (!g->have_genesis) {
+		g->genesis = t;
+		g->have_genesis = 1;
+	}
+	return t - g->genesis;
+}
+
+/* An action record and, in blkparse's default layout, its text line. */
+static void bt_action(struct bt_gen *g, int cpu, u64 t, u64 sector,
+		      u32 bytes, u32 action, const char *letter)
+{
+	char rwbs[16];
+	u64 rel = bt_rel(g, t);
+
+	bt_record(g->f[cpu], g->swap, t, sector, bytes, action, cpu, NULL, 0);
+	ft_blk_rwbs(action, bytes, rwbs);
+	fprintf(g->text, "254,0   %2d %8u %5llu.%09llu   216  %s %3s ", cpu,
+		++g->seq, (unsigned long long)(rel / 1000000000),
+		(unsigned long long)(rel % 1000000000), letter, rwbs);
+	if (action & FT_BLK_TC_PC)
+		fprintf(g->text, "%u (2a 00) [fio]\n", bytes);
+	else if (bytes)
+		fprintf(g->text, "%llu + %u [fio]\n",
+			(unsigned long long)sector, bytes >> 9);
+	else
+		fprintf(g->text, "[fio]\n");
+}
+
+static void bt_message(struct bt_gen *g, int cpu, u64 t, const char *msg,
+		       int cgroup)
+{
+	unsigned char pdu[128];
+	u64 cgid = 1, rel = bt_rel(g, t);
+	size_t n = strlen(msg), off = cgroup ? 8 : 0;
+
+	memcpy(pdu, &cgid, 8);
+	memcpy(pdu + off, msg, n);
+	bt_record(g->f[cpu], g->swap, t, 0, 0,
+		  FT_BLK_TC_NOTIFY | FT_BLK_TN_MESSAGE |
+		  (cgroup ? FT_BLK_CGROUP : 0), cpu, pdu, n + off);
+	fprintf(g->text, "254,0   %2d        0 %5llu.%09llu     0  m   N %s\n",
+		cpu, (unsigned long long)(rel / 1000000000),
+		(unsigned long long)(rel % 1000000000), msg);
+}
+
+static void bt_note(struct bt_gen *g, int cpu, u64 t, unsigned int what)
+{
+	char comm[16] = "fio";
+
+	bt_record(g->f[cpu], g->swap, t, 0xdeadbeef, 77,
+		  FT_BLK_TC_NOTIFY | what, cpu, comm, sizeof(comm));
+}
+
+/*
+ * A random trace of @n records over BT_CPUS streams: dispatches of every
+ * kind (write with sync / FUA / preflush, read, read-ahead, meta, discard,
+ * flush, passthrough, sizes not a multiple of 512), queue and complete
+ * events, messages with and without a cgroup id, process and timestamp
+ * notes.
+ */
+static void bt_generate(struct bt_gen *g, int n, u64 seed)
+{
+	static const u32 base = FT_BLK_TA_ISSUE | FT_BLK_TC_ISSUE;
+	u64 rnd = seed, t = 5000000000ull, sector = 4096;
+	char msg[64];
+	int i, cpu, k;
+
+	bt_note(g, 0, t - 1000000, FT_BLK_TN_TIMESTAMP);
+	for (i = 0; i < n; i++) {
+		rnd = rnd * 6364136223846793005ull + 1442695040888963407ull;
+		t += 1 + (rnd >> 40) % 50000;
+		cpu = (rnd >> 20) % BT_CPUS;
+		k = (rnd >> 8) % 20;
+		switch (k) {
+		case 0:
+			bt_note(g, cpu, t, FT_BLK_TN_PROCESS);
+			break;
+		case 1:
+		case 2:
+		case 3:
+			snprintf(msg, sizeof(msg), "flash switch %d -> %d",
+				 i, i + 1);
+			bt_message(g, cpu, t, msg, k != 3);
+			break;
+		case 4:
+			bt_message(g, cpu, t, "flash hello", 1);
+			break;
+		case 5:
+			bt_action(g, cpu, t, sector, 4096,
+				  1 | FT_BLK_TC_QUEUE | FT_BLK_TC_WRITE, "Q");
+			break;
+		case 6:
+			bt_action(g, cpu, t, sector, 4096,
+				  8 | FT_BLK_TC_COMPLETE | FT_BLK_TC_WRITE, "C");
+			break;
+		case 7:
+			bt_action(g, cpu, t, ((rnd >> 12) % (1u << 21)) * 8,
+				  4096 << (rnd % 6), base | FT_BLK_TC_FS |
+				  FT_BLK_TC_READ | ((rnd & 64) ?
+				  FT_BLK_TC_AHEAD : FT_BLK_TC_META), "D");
+			break;
+		case 8:
+			bt_action(g, cpu, t, ((rnd >> 12) % (1u << 15)) * 8192,
+				  4 * 1024 * 1024, base | FT_BLK_TC_FS |
+				  FT_BLK_TC_WRITE | FT_BLK_TC_DISCARD, "D");
+			break;
+		case 9:
+			bt_action(g, cpu, t, 0, 0, base | FT_BLK_TC_FS |
+				  FT_BLK_TC_FLUSH, "D");
+			break;
+		case 10:
+			bt_action(g, cpu, t, 0, 4096, base | FT_BLK_TC_PC |
+				  FT_BLK_TC_READ, "D");
+			break;
+		case 11:
+			/* 1000 bytes: blkparse prints 1 sector */
+			bt_action(g, cpu, t, sector, 1000, base | FT_BLK_TC_FS |
+				  FT_BLK_TC_WRITE | FT_BLK_TC_FUA |
+				  FT_BLK_TC_FLUSH | FT_BLK_TC_SYNC, "D");
+			sector += 2;
+			break;
+		case 12:
+		case 13:
+			bt_action(g, cpu, t, ((rnd >> 12) % (1u << 21)) * 8,
+				  4096, base | FT_BLK_TC_FS | FT_BLK_TC_WRITE |
+				  FT_BLK_TC_SYNC |
+				  ((rnd & 128) ? FT_BLK_CGROUP : 0), "D");
+			break;
+		default:
+			bt_action(g, cpu, t, sector, 64 * 1024, base |
+				  FT_BLK_TC_FS | FT_BLK_TC_WRITE |
+				  FT_BLK_TC_SYNC, "D");
+			sector += 128;
+			break;
+		}
+	}
+}
+
+/* memfds holding the per-CPU streams, rewound. */
+static void bt_fds(struct bt_gen *g, int *fds)
+{
+	int i;
+
+	for (i = 0; i < BT_CPUS; i++) {
+		fds[i] = memfd_create("bt", 0);
+		assert_true(fds[i] >= 0);
+		assert_int_equal(write(fds[i], g->buf[i], g->len[i]),
+				 (ssize_t)g->len[i]);
+		lseek(fds[i], 0, SEEK_SET);
+	}
+}
+
+static void bt_close_fds(int *fds)
+{
+	int i;
+
+	for (i = 0; i < BT_CPUS; i++)
+		close(fds[i]);
+}
+
+/* JSON of a run without the lines that describe the input format. */
+static char *json_results(const struct ft_ctx *c)
+{
+	char *text = NULL, *out, *p, *nl, *o;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	ft_report_json(c, f);
+	fclose(f);
+	out = malloc(len + 1);
+	o = out;
+	for (p = text; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p) - 1;
+		if (!strstr(p, "\"lines\"") || strstr(p, "\"lines\"") > nl)
+			if (!strstr(p, "\"blktrace_") ||
+			    strstr(p, "\"blktrace_") > nl) {
+				memcpy(o, p, nl - p + 1);
+				o += nl - p + 1;
+			}
+		if (!nl[1])
+			break;
+	}
+	*o = '\0';
+	free(text);
+	return out;
+}
+
+static char *svg_text(const struct ft_ctx *c)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_int_equal(ft_svg_write(c->svg, &c->st, f, "t"), 0);
+	fclose(f);
+	return text;
+}
+
+static void ctx_binary_test(struct ft_ctx *c)
+{
+	char err[128];
+
+	ctx_geom(c, 16 * KIB, 4 * MIB, 0);
+	assert_int_equal(ft_replay_add(&c->rp, "sd-c10", err, sizeof(err)),
+			 0);
+	c->svg = ft_svg_new();
+	assert_non_null(c->svg);
+}
+
+static void test_blk_rwbs(void **state)
+{
+	const u32 fs = FT_BLK_TC_FS;
+	char b[16];
+
+	(void)state;
+	ft_blk_rwbs(fs | FT_BLK_TC_WRITE | FT_BLK_TC_SYNC, 4096, b);
+	assert_string_equal(b, "WS");
+	ft_blk_rwbs(fs | FT_BLK_TC_WRITE | FT_BLK_TC_FLUSH | FT_BLK_TC_FUA |
+		    FT_BLK_TC_SYNC, 4096, b);
+	assert_string_equal(b, "FWFS");
+	ft_blk_rwbs(fs | FT_BLK_TC_READ | FT_BLK_TC_AHEAD, 4096, b);
+	assert_string_equal(b, "RA");
+	ft_blk_rwbs(fs | FT_BLK_TC_READ | FT_BLK_TC_META | FT_BLK_TC_SYNC,
+		    512, b);
+	assert_string_equal(b, "RSM");
+	/* discard sets the write bit too; D wins */
+	ft_blk_rwbs(fs | FT_BLK_TC_WRITE | FT_BLK_TC_DISCARD, 8192, b);
+	assert_string_equal(b, "D");
+	/* REQ_OP_FLUSH: read direction, flush bit, no data */
+	ft_blk_rwbs(fs | FT_BLK_TC_FLUSH, 0, b);
+	assert_string_equal(b, "FN");
+	ft_blk_rwbs(fs, 0, b);
+	assert_string_equal(b, "N");
+}
+
+static void test_blk_decode(void **state)
+{
+	unsigned char rec[FT_BLK_HDR_SIZE + 64];
+	struct ft_blk_hdr h;
+	struct ft_event ev;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int swap = -1;
+	u64 cg = 1;
+
+	(void)state;
+	/* a cgroup-tagged message, as 6.12 writes every message */
+	f = open_memstream(&buf, &len);
+	memcpy(rec, &cg, 8);
+	memcpy(rec + 8, "flash switch 1 -> 2\n", 20);
+	bt_record(f, 0, 123, 0, 0, FT_BLK_TC_NOTIFY | FT_BLK_TN_MESSAGE |
+		  FT_BLK_CGROUP, 1, rec, 28);
+	fclose(f);
+	assert_int_equal(len, FT_BLK_HDR_SIZE + 28);
+	assert_int_equal(ft_blk_hdr_decode((unsigned char *)buf, &swap, &h),
+			 0);
+	assert_int_equal(swap, 0);
+	assert_int_equal(h.time, 123);
+	assert_int_equal(h.pdu_len, 28);
+	assert_int_equal(h.cpu, 1);
+	assert_int_equal(ft_blk_decode(&h, (unsigned char *)buf +
+				       FT_BLK_HDR_SIZE, &ev), FT_BLK_MESSAGE);
+	assert_int_equal(ev.msg_len, 19);
+	assert_memory_equal(ev.msg, "flash switch 1 -> 2", 19);
+	free(buf);
+
+	/* the same without the cgroup flag, written big-endian */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	bt_record(f, 1, 123, 0, 0, FT_BLK_TC_NOTIFY | FT_BLK_TN_MESSAGE, 0,
+		  "flash switch 3 -> 4", 19);
+	fclose(f);
+	swap = -1;
+	assert_int_equal(ft_blk_hdr_decode((unsigned char *)buf, &swap, &h),
+			 0);
+	assert_int_equal(swap, 1);
+	assert_int_equal(h.time, 123);
+	assert_int_equal(ft_blk_decode(&h, (unsigned char *)buf +
+				       FT_BLK_HDR_SIZE, &ev), FT_BLK_MESSAGE);
+	assert_int_equal(ev.msg_len, 19);
+	assert_memory_equal(ev.msg, "flash switch 3 -> 4", 19);
+	/* once the order is known, the other order is bad magic */
+	swap = 0;
+	assert_int_equal(ft_blk_hdr_decode((unsigned char *)buf, &swap, &h),
+			 -1);
+	free(buf);
+
+	/* an issue: 254,3 WFS 2048 + 8 */
+	memset(&h, 0, sizeof(h));
+	h.magic = FT_BLK_MAGIC | FT_BLK_VERSION;
+	h.action = FT_BLK_TA_ISSUE | FT_BLK_TC_ISSUE | FT_BLK_TC_FS |
+		   FT_BLK_TC_WRITE | FT_BLK_TC_FUA | FT_BLK_TC_SYNC;
+	h.device = (254u << 20) | 3;
+	h.sector = 2048;
+	h.bytes = 4096;
+	assert_int_equal(ft_blk_decode(&h, NULL, &ev), FT_BLK_EVENT);
+	assert_string_equal(ev.action, "D");
+	assert_int_equal(ev.major, 254);
+	assert_int_equal(ev.minor, 3);
+	assert_int_equal(ev.rwbs.op, FT_OP_WRITE);
+	assert_int_equal(ev.rwbs.flags, FT_RWBS_FUA | FT_RWBS_SYNC);
+	assert_true(ev.has_sector);
+	assert_int_equal(ev.sector, 2048);
+	assert_int_equal(ev.nsectors, 8);
+	/* a complete is another action; a process note is skipped */
+	h.action = 8 | FT_BLK_TC_COMPLETE | FT_BLK_TC_WRITE;
+	assert_int_equal(ft_blk_decode(&h, NULL, &ev), FT_BLK_EVENT);
+	assert_string_equal(ev.action, "C");
+	h.action = FT_BLK_TC_NOTIFY | FT_BLK_TN_PROCESS;
+	assert_int_equal(ft_blk_decode(&h, NULL, &ev), FT_BLK_NOTE);
+	h.action = FT_BLK_TC_NOTIFY | FT_BLK_TN_TIMESTAMP;
+	assert_int_equal(ft_blk_decode(&h, NULL, &ev), FT_BLK_NOTE);
+	/* cgroup flag and a payload shorter than the id: empty message */
+	h.action = FT_BLK_TC_NOTIFY | FT_BLK_TN_MESSAGE | FT_BLK_CGROUP;
+	h.pdu_len = 3;
+	assert_int_equal(ft_blk_decode(&h, (unsigned char *)"abc", &ev),
+			 FT_BLK_MESSAGE);
+	assert_int_equal(ev.msg_len, 0);
+}
+
+/*
+ * The same trace as binary per-CPU streams and as blkparse text gives the
+ * same results: counters, histograms, model replay (JSON) and picture.
+ */
+static void test_blk_matches_text(void **state)
+{
+	struct ft_ctx tc, bc, sc;
+	struct bt_gen g, gs;
+	char *tj, *bj, *sj, *tsvg, *bsvg;
+	int fds[BT_CPUS];
+	u64 mem0 = ft_mem_bytes();
+
+	(void)state;
+	bt_open(&g, 0);
+	bt_generate(&g, 20000, 42);
+	bt_close(&g);
+	bt_open(&gs, 1);
+	bt_generate(&gs, 20000, 42);
+	bt_close(&gs);
+
+	ctx_binary_test(&tc);
+	feed_text(&tc, g.tbuf);
+	ctx_binary_test(&bc);
+	bt_fds(&g, fds);
+	assert_int_equal(ft_feed_blktrace_fds(&bc, fds, BT_CPUS), 0);
+	bt_close_fds(fds);
+	ctx_binary_test(&sc);
+	bt_fds(&gs, fds);
+	assert_int_equal(ft_feed_blktrace_fds(&sc, fds, BT_CPUS), 0);
+	bt_close_fds(fds);
+
+	assert_int_equal(tc.st.bad_lines, 0);
+	assert_true(tc.st.dispatches > 10000);
+	assert_true(tc.st.flash_switch_msgs > 2000);
+	assert_int_equal(bc.st.dispatches, tc.st.dispatches);
+	assert_int_equal(bc.st.messages, tc.st.messages);
+	assert_int_equal(bc.st.flash_switch_msgs, tc.st.flash_switch_msgs);
+	assert_int_equal(bc.st.other_actions, tc.st.other_actions);
+	assert_int_equal(bc.st.bin_files, BT_CPUS);
+	assert_int_equal(bc.st.bin_bad, 0);
+	assert_int_equal(bc.st.bin_truncated, 0);
+	/* every record but the notes became a line */
+	assert_int_equal(bc.st.bin_records - bc.st.bin_notes, tc.st.lines);
+	assert_int_equal(bc.st.first_ns, tc.st.first_ns);
+	assert_int_equal(bc.st.last_ns, tc.st.last_ns);
+
+	tj = json_results(&tc);
+	bj = json_results(&bc);
+	sj = json_results(&sc);
+	assert_string_equal(bj, tj);
+	assert_string_equal(sj, tj);
+	tsvg = svg_text(&tc);
+	bsvg = svg_text(&bc);
+	assert_string_equal(bsvg, tsvg);
+	free(tj);
+	free(bj);
+	free(sj);
+	free(tsvg);
+	free(bsvg);
+	ft_ctx_free(&tc);
+	ft_ctx_free(&bc);
+	ft_ctx_free(&sc);
+	bt_free(&g);
+	bt_free(&gs);
+	assert_int_equal(ft_mem_bytes(), mem0);
+}
+
+/* Garbage between records, a record cut short at the end. */
+static void test_blk_bad_records(void **state)
+{
+	unsigned char junk[13];
+	struct ft_ctx c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int fd, i;
+	const u32 wr = FT_BLK_TA_ISSUE | FT_BLK_TC_ISSUE | FT_BLK_TC_FS |
+			    FT_BLK_TC_WRITE;
+
+	(void)state;
+	memset(junk, 0xaa, sizeof(junk));
+	f = open_memstream(&buf, &len);
+	bt_record(f, 0, 1000, 0, 4096, wr, 0, NULL, 0);
+	fwrite(junk, 1, sizeof(junk), f);
+	bt_record(f, 0, 2000, 8, 4096, wr, 0, NULL, 0);
+	bt_record(f, 0, 3000, 0, 0, FT_BLK_TC_NOTIFY | FT_BLK_TN_MESSAGE,
+		  0, "flash switch 0 -> 1", 19);
+	fclose(f);
+	/* cut the message's payload short */
+	len -= 5;
+
+	fd = memfd_create("bt", 0);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	lseek(fd, 0, SEEK_SET);
+	ctx_geom(&c, 16 * KIB, 4 * MIB, 0);
+	assert_int_equal(ft_feed_blktrace_fds(&c, &fd, 1), 0);
+	assert_int_equal(c.st.bin_records, 2);
+	assert_int_equal(c.st.dispatches, 2);
+	assert_int_equal(c.st.bin_bad, 1);
+	assert_int_equal(c.st.bin_skipped_bytes, sizeof(junk));
+	assert_int_equal(c.st.bin_truncated, 1);
+	assert_int_equal(c.st.messages, 0);
+	assert_int_equal(c.st.last_ns, 1000);
+	ft_ctx_free(&c);
+
+	/* a file ending inside a header; an empty file; a file of junk */
+	lseek(fd, 0, SEEK_SET);
+	assert_int_equal(ftruncate(fd, FT_BLK_HDR_SIZE + 20), 0);
+	ctx_geom(&c, 16 * KIB, 4 * MIB, 0);
+	assert_int_equal(ft_feed_blktrace_fds(&c, &fd, 1), 0);
+	assert_int_equal(c.st.bin_records, 1);
+	assert_int_equal(c.st.bin_truncated, 1);
+	assert_int_equal(ft_feed_blktrace_fds(&c, &fd, 0), 0);
+	lseek(fd, 0, SEEK_SET);
+	assert_int_equal(ftruncate(fd, 0), 0);
+	assert_int_equal(ft_feed_blktrace_fds(&c, &fd, 1), 0);
+	assert_int_equal(c.st.bin_records, 1);
+	/* less than a header: truncated */
+	assert_int_equal(write(fd, junk, sizeof(junk)), sizeof(junk));
+	lseek(fd, 0, SEEK_SET);
+	assert_int_equal(ft_feed_blktrace_fds(&c, &fd, 1), 0);
+	assert_int_equal(c.st.bin_bad, 0);
+	assert_int_equal(c.st.bin_truncated, 2);
+	/* 8 x 13 bytes of junk: one bad run, all of it skipped */
+	for (i = 1; i < 8; i++)
+		assert_int_equal(write(fd, junk, sizeof(junk)), sizeof(junk));
+	lseek(fd, 0, SEEK_SET);
+	assert_int_equal(ft_feed_blktrace_fds(&c, &fd, 1), 0);
+	assert_int_equal(c.st.bin_bad, 1);
+	assert_int_equal(c.st.bin_skipped_bytes, 8 * sizeof(junk));
+	assert_int_equal(c.st.bin_truncated, 2);
+	assert_int_equal(c.st.bin_records, 1);
+	ft_ctx_free(&c);
+	close(fd);
+	free(buf);
+}
+
+/* Random bytes and mutated traces: counted, never a crash or a leak. */
+static void test_blk_fuzz(void **state)
+{
+	u64 rnd = 99, mem0 = ft_mem_bytes();
+	struct bt_gen g;
+	struct ft_ctx c;
+	int fds[BT_CPUS], round, i, j;
+	unsigned char *p;
+
+	(void)state;
+	bt_open(&g, 0);
+	bt_generate(&g, 3000, 7);
+	bt_close(&g);
+	for (round = 0; round < 200; round++) {
+		for (i = 0; i < BT_CPUS; i++) {
+			p = (unsigned char *)g.buf[i];
+			for (j = 0; j < 1 + round % 50; j++) {
+				rnd = rnd * 6364136223846793005ull +
+				      1442695040888963407ull;
+				if (round % 10 == 9)
+					p[(rnd >> 16) % g.len[i]] = rnd >> 56;
+				else
+					p[(rnd >> 16) % g.len[i]] ^=
+						1u << ((rnd >> 8) % 8);
+			}
+		}
+		if (round == 150) {
+			/* pure noise from here on */
+			for (i = 0; i < BT_CPUS; i++)
+				for (j = 0; j < (int)g.len[i]; j++) {
+					rnd = rnd * 6364136223846793005ull +
+					      1442695040888963407ull;
+					g.buf[i][j] = rnd >> 56;
+				}
+		}
+		ctx_geom(&c, 16 * KIB, 4 * MIB, 0);
+		ft_replay_add(&c.rp, "sd-c10", NULL, 0);
+		bt_fds(&g, fds);
+		assert_int_equal(ft_feed_blktrace_fds(&c, fds, BT_CPUS), 0);
+		bt_close_fds(fds);
+		assert_true(c.st.bin_records * FT_BLK_HDR_SIZE <=
+			    g.len[0] + g.len[1] + g.len[2]);
+		if (round >= 150)
+			assert_true(c.st.bin_bad > 0);
+		ft_ctx_free(&c);
+	}
+	bt_free(&g);
+	assert_int_equal(ft_mem_bytes(), mem0);
+}
+
+/* NAME.blktrace.N files in a directory, found from NAME or from one file. */
+static void test_blk_files(void **state)
+{
+	char dir[] = "/tmp/flashtrace-test-XXXXXX";
+	char path[256], base[256], err[256];
+	struct ft_ctx c, tc;
+	struct bt_gen g;
+	FILE *f;
+	int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	bt_open(&g, 0);
+	bt_generate(&g, 2000, 3);
+	bt_close(&g);
+	for (i = 0; i < BT_CPUS; i++) {
+		/* CPUs 0, 1 and 10: numeric order, gaps allowed */
+		snprintf(path, sizeof(path), "%s/t.blktrace.%d", dir,
+			 i == 2 ? 10 : i);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fwrite(g.buf[i], 1, g.len[i], f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/t", dir);
+	assert_int_equal(ft_blktrace_base(path, base, sizeof(base)), 1);
+	assert_string_equal(base, path);
+	snprintf(path, sizeof(path), "%s/t.blktrace.10", dir);
+	assert_int_equal(ft_blktrace_base(path, base, sizeof(base)), 1);
+	snprintf(path, sizeof(path), "%s/t", dir);
+	assert_string_equal(base, path);
+	assert_int_equal(ft_blktrace_base("trace.txt", base, sizeof(base)),
+			 0);
+	assert_int_equal(ft_blktrace_base("x.blktrace.1a", base,
+					  sizeof(base)), 0);
+
+	ctx_geom(&c, 16 * KIB, 4 * MIB, 0);
+	assert_int_equal(ft_feed_blktrace(&c, path, err, sizeof(err)), 0);
+	ctx_geom(&tc, 16 * KIB, 4 * MIB, 0);
+	feed_text(&tc, g.tbuf);
+	assert_int_equal(c.st.bin_files, BT_CPUS);
+	assert_int_equal(c.st.dispatches, tc.st.dispatches);
+	assert_int_equal(c.st.flash_switch_msgs, tc.st.flash_switch_msgs);
+	assert_int_equal(c.st.switches, tc.st.switches);
+	snprintf(path, sizeof(path), "%s/none", dir);
+	assert_int_equal(ft_feed_blktrace(&c, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no none.blktrace.N files"));
+	ft_ctx_free(&c);
+	ft_ctx_free(&tc);
+
+	for (i = 0; i < BT_CPUS; i++) {
+		snprintf(path, sizeof(path), "%s/t.blktrace.%d", dir,
+			 i == 2 ? 10 : i);
+		unlink(path);
+	}
+	rmdir(dir);
+	bt_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1092,6 +1752,12 @@ int main(void)
 		cmocka_unit_test(test_memory_bound),
 		cmocka_unit_test(test_replay_matches_model),
 		cmocka_unit_test(test_speed),
+		cmocka_unit_test(test_blk_rwbs),
+		cmocka_unit_test(test_blk_decode),
+		cmocka_unit_test(test_blk_matches_text),
+		cmocka_unit_test(test_blk_bad_records),
+		cmocka_unit_test(test_blk_fuzz),
+		cmocka_unit_test(test_blk_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

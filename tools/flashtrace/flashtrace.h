@@ -20,6 +20,8 @@
 
 /* kernel-style names for the fixed-size types */
 typedef uint64_t u64;
+typedef uint32_t u32;
+typedef uint16_t u16;
 typedef uint8_t u8;
 
 #ifndef BIT
@@ -208,6 +210,14 @@ struct ft_stats {
 	u64 eb_bitmap_bits;
 	u64 distinct_ebs;
 	u64 untracked_eb_writes;	/* writes beyond FT_EB_BITMAP_MAX_BITS */
+
+	/* binary blktrace input (blkbin.c) */
+	u64 bin_files;		/* per-CPU files opened */
+	u64 bin_records;	/* well-formed records */
+	u64 bin_notes;		/* process / timestamp notes skipped */
+	u64 bin_bad;		/* bad magic or version: resynchronised */
+	u64 bin_skipped_bytes;	/* bytes skipped while resynchronising */
+	u64 bin_truncated;	/* files ending inside a record */
 };
 
 void ft_stats_init(struct ft_stats *st, const struct ft_geom *g);
@@ -294,6 +304,92 @@ void ft_ctx_free(struct ft_ctx *c);
 void ft_feed_line(struct ft_ctx *c, const char *line, size_t len);
 /* Feed everything readable from @fd, in fixed-size chunks.  0 or -1. */
 int ft_feed_fd(struct ft_ctx *c, int fd);
+
+/* Hand one parsed line or decoded record to the counters, replay, picture. */
+void ft_feed_event(struct ft_ctx *c, enum ft_line_kind kind,
+		   const struct ft_event *ev);
+
+/* ---- blkbin.c: blktrace's binary per-CPU files ---- */
+
+/*
+ * struct blk_io_trace of include/uapi/linux/blktrace_api.h, decoded to host
+ * order.  On disk it is 48 bytes followed by pdu_len bytes of payload; when
+ * the action carries FT_BLK_CGROUP the payload starts with a 64-bit cgroup
+ * id.
+ */
+#define FT_BLK_MAGIC		0x65617400u
+#define FT_BLK_VERSION		0x07u
+#define FT_BLK_HDR_SIZE		48
+#define FT_BLK_TC_SHIFT		16
+#define FT_BLK_TC(bit)		BIT((bit) + FT_BLK_TC_SHIFT)
+#define FT_BLK_TC_READ		FT_BLK_TC(0)
+#define FT_BLK_TC_WRITE		FT_BLK_TC(1)
+#define FT_BLK_TC_FLUSH		FT_BLK_TC(2)
+#define FT_BLK_TC_SYNC		FT_BLK_TC(3)
+#define FT_BLK_TC_QUEUE		FT_BLK_TC(4)
+#define FT_BLK_TC_REQUEUE	FT_BLK_TC(5)
+#define FT_BLK_TC_ISSUE		FT_BLK_TC(6)
+#define FT_BLK_TC_COMPLETE	FT_BLK_TC(7)
+#define FT_BLK_TC_FS		FT_BLK_TC(8)
+#define FT_BLK_TC_PC		FT_BLK_TC(9)
+#define FT_BLK_TC_NOTIFY	FT_BLK_TC(10)
+#define FT_BLK_TC_AHEAD		FT_BLK_TC(11)
+#define FT_BLK_TC_META		FT_BLK_TC(12)
+#define FT_BLK_TC_DISCARD	FT_BLK_TC(13)
+#define FT_BLK_TC_DRV_DATA	FT_BLK_TC(14)
+#define FT_BLK_TC_FUA		FT_BLK_TC(15)
+#define FT_BLK_CGROUP		BIT(8)	/* __BLK_TA_CGROUP, __BLK_TN_CGROUP */
+#define FT_BLK_TA_ISSUE		7	/* __BLK_TA_ISSUE */
+#define FT_BLK_TN_PROCESS	0
+#define FT_BLK_TN_TIMESTAMP	1
+#define FT_BLK_TN_MESSAGE	2
+
+struct ft_blk_hdr {
+	u32 magic, sequence;
+	u64 time, sector;
+	u32 bytes, action, pid, device, cpu;
+	u16 error, pdu_len;
+};
+
+enum ft_blk_kind {
+	FT_BLK_EVENT,		/* an action; ev->action, "D" for issue */
+	FT_BLK_MESSAGE,		/* BLK_TN_MESSAGE; ev->msg into the payload */
+	FT_BLK_NOTE,		/* process / timestamp / unknown note: skip */
+};
+
+/*
+ * Decode a 48-byte header.  *swap: -1 unknown (set from the magic), 0
+ * native, 1 byte-swapped.  0, or -1 when magic or version are wrong.
+ */
+int ft_blk_hdr_decode(const unsigned char *buf, int *swap,
+		      struct ft_blk_hdr *h);
+/* blkparse's RWBS letters for an action: "FWFS", "R", "FN"; returns len. */
+size_t ft_blk_rwbs(u32 action, u32 bytes, char *buf);
+/*
+ * One record to an event ("D" with RWBS, sector and sectors as blkparse
+ * prints them; other actions by their blkparse letter) or a message.
+ * @pdu: h->pdu_len bytes.  ev->time_ns is h->time; the caller rebases it.
+ */
+enum ft_blk_kind ft_blk_decode(const struct ft_blk_hdr *h,
+			       const unsigned char *pdu, struct ft_event *ev);
+/*
+ * Merge the per-CPU streams @fds (any order) by timestamp, k-way, and feed
+ * them; times are relative to the earliest record that is not a process or
+ * timestamp note, as blkparse prints them.
+ * Memory: one fixed buffer per stream.  0, or -1 on a read error (errno).
+ */
+int ft_feed_blktrace_fds(struct ft_ctx *c, const int *fds, int n);
+/*
+ * Feed BASE.blktrace.0, .1, ... (all that exist).  0, or -1 with a reason
+ * in @err (no such files, open or read error).
+ */
+int ft_feed_blktrace(struct ft_ctx *c, const char *base, char *err,
+		     size_t errlen);
+/*
+ * Does @arg name a binary trace: "BASE.blktrace.N", or BASE when
+ * BASE.blktrace.0 exists?  1 with BASE in @base, else 0.
+ */
+int ft_blktrace_base(const char *arg, char *base, size_t len);
 
 /* ---- report.c / json.c: output ---- */
 

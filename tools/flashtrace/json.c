@@ -132,6 +132,12 @@ static void json_input(struct jw *w, const struct ft_stats *st)
 	jw_u64(w, "filtered_dispatches", st->filtered);
 	jw_u64(w, "other_device_dispatches", st->other_dev);
 	jw_u64(w, "timestamps_backwards", st->time_backwards);
+	jw_u64(w, "blktrace_files", st->bin_files);
+	jw_u64(w, "blktrace_records", st->bin_records);
+	jw_u64(w, "blktrace_notes", st->bin_notes);
+	jw_u64(w, "blktrace_bad_records", st->bin_bad);
+	jw_u64(w, "blktrace_skipped_bytes", st->bin_skipped_bytes);
+	jw_u64(w, "blktrace_truncated", st->bin_truncated);
 	if (st->have_dev)
 		snprintf(dev, sizeof(dev), "%u,%u", st->major, st->minor);
 	else

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * flashtrace command line: analyse blkparse text (files or stdin), compare
+ * flashtrace command line: analyse blkparse text (files or stdin) or
+ * blktrace's binary per-CPU files, compare
  * JSON results of several runs, or measure its own speed.
  */
 #define _GNU_SOURCE
@@ -20,6 +21,7 @@ static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: flashtrace [OPTIONS] [FILE...]      analyse blkparse text (stdin without FILE or with -)\n"
+		"       flashtrace [OPTIONS] --blktrace DIR/NAME...  analyse blktrace -D DIR -o NAME binary files\n"
 		"       flashtrace compare [--svg FILE] [--json] [NAME=]RUN.json...\n"
 		"       flashtrace --bench [--preset P] [EVENTS]\n"
 		"       flashtrace --list-presets\n"
@@ -30,6 +32,9 @@ static void print_usage(FILE *out)
 		"  --sector-size BYTES   bytes per trace sector (default 512, as blkparse prints)\n"
 		"  --offset SECTORS      partition start, when the trace is of a partition\n"
 		"  --dev MAJ,MIN         only dispatches of this device\n"
+		"input:\n"
+		"  --blktrace            FILEs are blktrace binary traces: NAME for NAME.blktrace.*\n"
+		"                        (found without it when NAME.blktrace.0 exists or FILE is one)\n"
 		"model:\n"
 		"  --preset NAME|FILE    replay through flashmodel (repeatable)\n"
 		"output:\n"
@@ -42,7 +47,7 @@ static void print_usage(FILE *out)
 
 enum {
 	OPT_PAGE = 256, OPT_ERASE, OPT_SECTOR, OPT_OFFSET, OPT_DEV, OPT_PRESET,
-	OPT_JSON, OPT_SVG, OPT_TITLE, OPT_BENCH, OPT_LIST,
+	OPT_JSON, OPT_SVG, OPT_TITLE, OPT_BENCH, OPT_LIST, OPT_BLKTRACE,
 };
 
 static const struct option long_opts[] = {
@@ -57,6 +62,7 @@ static const struct option long_opts[] = {
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "bench", no_argument, NULL, OPT_BENCH },
 	{ "list-presets", no_argument, NULL, OPT_LIST },
+	{ "blktrace", no_argument, NULL, OPT_BLKTRACE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -150,13 +156,44 @@ static int run_bench(struct ft_ctx *c, u64 n)
 	return c->st.dispatches == n && c->st.bad_lines == 0 ? 0 : 1;
 }
 
+/* The binary trace base of @arg (static buffer), or @arg itself. */
+static const char *base_of(const char *arg, int binary)
+{
+	static char base[4096];
+
+	if (strcmp(arg, "-") && ft_blktrace_base(arg, base, sizeof(base)))
+		return base;
+	return binary ? arg : NULL;
+}
+
+/*
+ * 0: argv[i] is text; 1: a binary trace to read; 2: a binary trace named
+ * by an earlier argument too (NAME.blktrace.0 NAME.blktrace.1 read once).
+ */
+static int binary_input(char **argv, int first, int i, int binary)
+{
+	char cur[4096];
+	const char *b = base_of(argv[i], binary);
+	int j;
+
+	if (!b)
+		return 0;
+	snprintf(cur, sizeof(cur), "%s", b);
+	for (j = first; j < i; j++) {
+		b = base_of(argv[j], binary);
+		if (b && strcmp(b, cur) == 0)
+			return 2;
+	}
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *presets[FT_MAX_PRESETS];
 	const char *json_file = NULL, *svg_file = NULL, *title = NULL;
 	int npresets = 0, json_stdout = 0, do_bench = 0, opt, i, rc = 0;
 	unsigned int fmaj = 0, fmin = 0;
-	int dev_filter = 0;
+	int dev_filter = 0, binary = 0;
 	struct ft_geom g;
 	struct ft_ctx c;
 	char err[512];
@@ -221,6 +258,9 @@ int main(int argc, char **argv)
 		case OPT_BENCH:
 			do_bench = 1;
 			break;
+		case OPT_BLKTRACE:
+			binary = 1;
+			break;
 		case OPT_LIST: {
 			const char *const *n;
 
@@ -235,6 +275,11 @@ int main(int argc, char **argv)
 			print_usage(stderr);
 			return 2;
 		}
+	}
+	if (binary && optind == argc && !do_bench) {
+		fprintf(stderr,
+			"flashtrace: --blktrace wants DIR/NAME (blktrace -D DIR -o NAME)\n");
+		return 2;
 	}
 	if (ft_geom_check(&g, err, sizeof(err))) {
 		fprintf(stderr, "flashtrace: %s\n", err);
@@ -274,7 +319,20 @@ int main(int argc, char **argv)
 			rc = 1;
 	}
 	for (i = optind; i < argc; i++) {
-		int fd = strcmp(argv[i], "-") ? open(argv[i], O_RDONLY) : 0;
+		int fd;
+
+		switch (binary_input(argv, optind, i, binary)) {
+		case 1:
+			if (ft_feed_blktrace(&c, base_of(argv[i], binary), err,
+					     sizeof(err))) {
+				fprintf(stderr, "flashtrace: %s\n", err);
+				rc = 1;
+			}
+			continue;
+		case 2:
+			continue;	/* another file of a trace already read */
+		}
+		fd = strcmp(argv[i], "-") ? open(argv[i], O_RDONLY) : 0;
 
 		if (fd < 0 || ft_feed_fd(&c, fd)) {
 			fprintf(stderr, "flashtrace: %s: %s\n", argv[i],

@@ -12,9 +12,10 @@
  *             from blkparse -f '%T.%9t %a %d %S %n\n'.
  *
  * blkparse's closing summary ("CPU0 (8,0):", "Total (8,0):", indented
- * counters, "Throughput ...", "Events ...", "Skips ...") is recognised and
- * reported separately.  The parser never allocates and keeps no state but
- * whether the summary has started.
+ * counters, "Throughput ...", "Events ...", "Skips ...") and the "Input file
+ * NAME added" notes of "blkparse -i NAME" are recognised and reported
+ * separately.  The parser never allocates and keeps no state but whether
+ * the summary has started.
  */
 #include <string.h>
 
@@ -226,7 +227,9 @@ static int summary_line(struct ft_parser *p, const char *s, size_t len)
 		p->in_summary = 1;
 		return 1;
 	}
-	if (starts_with(s, len, "Throughput (") ||
+	/* blkparse -i NAME announces each per-CPU file it opens */
+	if (starts_with(s, len, "Input file ") ||
+	    starts_with(s, len, "Throughput (") ||
 	    starts_with(s, len, "Events (") ||
 	    starts_with(s, len, "Skips: "))
 		return 1;

@@ -42,8 +42,17 @@ static void size_label(int i, char *buf, size_t len)
 static void report_input(const struct ft_stats *st, FILE *out)
 {
 	fprintf(out, "input\n");
-	fprintf(out, "  %-34s %llu\n", "lines read",
-		(unsigned long long)st->lines);
+	if (st->lines || !st->bin_files)
+		fprintf(out, "  %-34s %llu\n", "lines read",
+			(unsigned long long)st->lines);
+	if (st->bin_files) {
+		fprintf(out, "  %-34s %llu (%llu per-CPU files)\n",
+			"blktrace records",
+			(unsigned long long)st->bin_records,
+			(unsigned long long)st->bin_files);
+		fprintf(out, "  %-34s %llu\n", "process/time notes skipped",
+			(unsigned long long)st->bin_notes);
+	}
 	fprintf(out, "  %-34s %llu\n", "dispatches (D events)",
 		(unsigned long long)st->dispatches);
 	fprintf(out, "  %-34s %llu\n", "other events (Q, G, I, C, ...)",
@@ -57,8 +66,15 @@ static void report_input(const struct ft_stats *st, FILE *out)
 	if (st->filtered)
 		fprintf(out, "  %-34s %llu\n", "dispatches of other devices",
 			(unsigned long long)st->filtered);
-	fprintf(out, "  %llu lines not understood\n",
-		(unsigned long long)st->bad_lines);
+	if (st->lines || !st->bin_files)
+		fprintf(out, "  %llu lines not understood\n",
+			(unsigned long long)st->bad_lines);
+	if (st->bin_files)
+		fprintf(out,
+			"  %llu bad records (%llu bytes skipped), %llu truncated records\n",
+			(unsigned long long)st->bin_bad,
+			(unsigned long long)st->bin_skipped_bytes,
+			(unsigned long long)st->bin_truncated);
 	if (st->other_dev)
 		fprintf(out,
 			"  warning: %llu dispatches come from a device other than %u,%u; use --dev\n",

@@ -2,6 +2,7 @@
 /*
  * The pipeline for one run: split input into lines, parse each line, and
  * hand D events to the statistics, the model replay and the picture.
+ * Binary blktrace input (blkbin.c) joins at ft_feed_event().
  * Input is read in fixed-size chunks; a line longer than the chunk is
  * counted as not understood and skipped.
  */
@@ -40,11 +41,20 @@ static int contains(const char *s, size_t len, const char *needle)
 
 void ft_feed_line(struct ft_ctx *c, const char *line, size_t len)
 {
-	struct ft_stats *st = &c->st;
 	struct ft_event ev;
+	enum ft_line_kind kind;
 
-	st->lines++;
-	switch (ft_parse_line(&c->parser, line, len, &ev)) {
+	c->st.lines++;
+	kind = ft_parse_line(&c->parser, line, len, &ev);
+	ft_feed_event(c, kind, &ev);
+}
+
+void ft_feed_event(struct ft_ctx *c, enum ft_line_kind kind,
+		   const struct ft_event *ev)
+{
+	struct ft_stats *st = &c->st;
+
+	switch (kind) {
 	case FT_LINE_BLANK:
 		st->blank_lines++;
 		return;
@@ -56,26 +66,26 @@ void ft_feed_line(struct ft_ctx *c, const char *line, size_t len)
 		return;
 	case FT_LINE_MESSAGE:
 		st->messages++;
-		if (contains(ev.msg, ev.msg_len, "flash switch"))
+		if (contains(ev->msg, ev->msg_len, "flash switch"))
 			st->flash_switch_msgs++;
 		return;
 	case FT_LINE_EVENT:
 		break;
 	}
 	st->events++;
-	if (ev.action[0] != 'D' || ev.action[1]) {
+	if (ev->action[0] != 'D' || ev->action[1]) {
 		st->other_actions++;
 		return;
 	}
-	if (c->dev_filter && ev.has_dev &&
-	    (ev.major != c->filter_major || ev.minor != c->filter_minor)) {
+	if (c->dev_filter && ev->has_dev &&
+	    (ev->major != c->filter_major || ev->minor != c->filter_minor)) {
 		st->filtered++;
 		return;
 	}
-	ft_stats_dispatch(st, &ev);
-	ft_replay_dispatch(&c->rp, &st->geom, &ev);
+	ft_stats_dispatch(st, ev);
+	ft_replay_dispatch(&c->rp, &st->geom, ev);
 	if (c->svg)
-		ft_svg_dispatch(c->svg, &st->geom, &ev);
+		ft_svg_dispatch(c->svg, &st->geom, ev);
 }
 
 int ft_feed_fd(struct ft_ctx *c, int fd)
