@@ -5,6 +5,7 @@
 # make tools        build the userspace tools (tools/*)
 # make check        install what is missing, build, run every test
 # make demo         boot QEMU's SD card, compare mq-deadline and flash
+# make bench        every fio job x scheduler x card model (QUICK=1: short)
 # make sparse       the module through sparse (C=2) and W=1
 
 include scripts/kernel-version
@@ -27,6 +28,9 @@ tools:
 check:
 	tests/run
 
+bench:
+	scripts/bench $(if $(filter-out 0,$(QUICK)),--quick)
+
 demo:
 	scripts/demo
 
@@ -35,4 +39,4 @@ clean:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t clean; done
 	rm -rf tests/unit/build
 
-.PHONY: all module sparse tools check demo clean
+.PHONY: all module sparse tools check demo bench clean
