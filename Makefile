@@ -34,8 +34,10 @@ bench:
 demo:
 	scripts/demo
 
+# Not kbuild's clean: it deletes *.ko and modules.order below the whole
+# folder, the VM test bed's cached module tree in .cache/ included.
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) KSRC=$(KSRC) clean
+	rm -f *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t clean; done
 	rm -rf tests/unit/build
 
