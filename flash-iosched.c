@@ -236,18 +236,21 @@ static struct request *flash_seg_ceiling(struct flash_segment *seg, u64 pos)
 }
 
 /*
- * Pick the segment to drain next: the one holding the oldest write if that
- * write expired, else the one with the most queued bytes; a segment whose
- * budget is spent gives way to any other.  NULL if that segment cannot be
- * opened yet because open_segments are busy: waiting for a slot beats
- * writing another erase block or going backwards in this one.
+ * Pick the segment to drain next, called when the active one has nothing
+ * left above its cursor, its budget is spent or a write expired: the
+ * segment holding the oldest write if that write expired, else the one
+ * with the most queued bytes.  The active segment comes back (from its
+ * lowest write) only if no other segment has writes: going backwards
+ * costs a linear-only card as much as a switch, and what is left there
+ * meanwhile grows into a longer ascending run.  NULL if the chosen
+ * segment cannot be opened yet because open_segments are busy: waiting
+ * for a slot beats writing another erase block or going backwards.
  */
 static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 						bool write_due)
 {
 	struct flash_segment *seg, *best = NULL;
 	struct rb_node *n;
-	bool spent = fd->active && fd->budget_used >= fd->geom.erase_sectors;
 
 	if (write_due) {
 		best = flash_rq_seg(list_first_entry(&fd->write_fifo,
@@ -255,12 +258,12 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 	} else {
 		for (n = rb_first(&fd->segments); n; n = rb_next(n)) {
 			seg = rb_entry(n, struct flash_segment, node);
-			if (!seg->nr_rqs || (spent && seg == fd->active))
+			if (!seg->nr_rqs || seg == fd->active)
 				continue;
 			if (!best || seg->bytes > best->bytes)
 				best = seg;
 		}
-		if (!best && spent && fd->active->nr_rqs)
+		if (!best && fd->active && fd->active->nr_rqs)
 			best = fd->active;
 	}
 	return best && __flash_slot(fd, best, false) ? best : NULL;
