@@ -85,24 +85,35 @@ static struct flash_segment *__flash_get_seg(struct flash_data *fd, u64 index)
 		else
 			return seg;
 	}
-	seg = kmem_cache_zalloc(flash_seg_cache, GFP_ATOMIC);
+	seg = fd->spare;
+	fd->spare = NULL;
+	if (!seg)
+		seg = kmem_cache_zalloc(flash_seg_cache, GFP_ATOMIC);
 	if (!seg)
 		return NULL;
 	seg->index = index;
 	seg->sort = RB_ROOT;
+	seg->bytes = 0;
 	rb_link_node(&seg->node, parent, p);
 	rb_insert_color(&seg->node, &fd->segments);
 	return seg;
 }
 
-/* Free @seg if nothing is queued in it; the active segment is kept. */
+/*
+ * Drop @seg if nothing is queued in it; the active segment is kept.  One
+ * dropped segment is kept as a spare: random writes would otherwise
+ * allocate and free one per request.
+ */
 static void __flash_put_seg(struct flash_data *fd, struct flash_segment *seg)
 {
 	lockdep_assert_held(&fd->lock);
 	if (seg->nr_rqs || seg == fd->active)
 		return;
 	rb_erase(&seg->node, &fd->segments);
-	kmem_cache_free(flash_seg_cache, seg);
+	if (fd->spare)
+		kmem_cache_free(flash_seg_cache, seg);
+	else
+		fd->spare = seg;
 }
 
 /* File a queued write into its segment.  False if out of memory. */
@@ -757,6 +768,7 @@ static void flash_exit_sched(struct elevator_queue *e)
 	WARN_ON_ONCE(!list_empty(&fd->write_fifo));
 	rbtree_postorder_for_each_entry_safe(seg, tmp, &fd->segments, node)
 		kmem_cache_free(flash_seg_cache, seg);
+	kmem_cache_free(flash_seg_cache, fd->spare);
 	kfree(fd);
 }
 

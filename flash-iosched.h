@@ -258,6 +258,7 @@ struct flash_data {
 	struct rb_root read_sort;	/* queued reads by sector, for merges */
 	struct list_head write_fifo;	/* queued writes, oldest first */
 	struct rb_root segments;	/* flash_segment by index */
+	struct flash_segment *spare;	/* an unused segment, or NULL */
 	unsigned int nr_busy_segs;	/* segments with queued writes */
 	struct flash_segment *active;	/* writes are drained from here */
 	u64 cursor;			/* next sector expected in active */
