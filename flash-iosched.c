@@ -768,7 +768,8 @@ static void flash_exit_sched(struct elevator_queue *e)
 	WARN_ON_ONCE(!list_empty(&fd->write_fifo));
 	rbtree_postorder_for_each_entry_safe(seg, tmp, &fd->segments, node)
 		kmem_cache_free(flash_seg_cache, seg);
-	kmem_cache_free(flash_seg_cache, fd->spare);
+	if (fd->spare)
+		kmem_cache_free(flash_seg_cache, fd->spare);
 	kfree(fd);
 }
 
