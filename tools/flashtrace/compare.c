@@ -279,20 +279,6 @@ struct panel {
 	const struct metric *m;
 };
 
-static void svg_escape(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", out);
-		else if (*s == '>')
-			fputs("&gt;", out);
-		else if (*s == '&')
-			fputs("&amp;", out);
-		else
-			fputc(*s, out);
-	}
-}
-
 /* printf format of a label: x, y, anchor; the text follows */
 #define SVG_SMALL_TEXT \
 	"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"10\">"
@@ -319,7 +305,7 @@ static void svg_panel(FILE *out, double x, double y, const struct panel *p,
 	vmax *= 1.15;
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\">",
 		x + PANEL_W / 2.0, y + 22);
-	svg_escape(out, p->title);
+	ft_svg_escape(out, p->title);
 	fputs("</text>\n", out);
 	fprintf(out,
 		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n"
@@ -351,7 +337,7 @@ static void svg_panel(FILE *out, double x, double y, const struct panel *p,
 		if (groups[g]) {
 			fprintf(out, SVG_SMALL_TEXT, px + (g + 0.5) * pw / ng,
 				py + ph + 16, "middle");
-			svg_escape(out, groups[g]);
+			ft_svg_escape(out, groups[g]);
 			fputs("</text>\n", out);
 		}
 	}
@@ -381,13 +367,13 @@ static int svg_chart(FILE *out, const struct run *runs, int nr,
 		w, h, w, h);
 	fprintf(out, "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">",
 		w / 2);
-	svg_escape(out, title ? title : "flashtrace compare");
+	ft_svg_escape(out, title ? title : "flashtrace compare");
 	fputs("</text>\n", out);
 	for (i = 0; i < nr; i++) {
 		fprintf(out, "<rect x=\"%d\" y=\"36\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
 			20 + 160 * i, run_colours[i % ARRAY_SIZE(run_colours)]);
 		fprintf(out, "<text x=\"%d\" y=\"46\">", 36 + 160 * i);
-		svg_escape(out, runs[i].name);
+		ft_svg_escape(out, runs[i].name);
 		fputs("</text>\n", out);
 	}
 	if (np) {

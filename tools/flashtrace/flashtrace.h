@@ -286,6 +286,8 @@ void ft_svg_dispatch(struct ft_svg *s, const struct ft_geom *g,
 int ft_svg_write(const struct ft_svg *s, const struct ft_stats *st,
 		 FILE *out, const char *title);
 void ft_svg_free(struct ft_svg *s);
+/* Write @s as SVG/XML text, escaping <, > and &. */
+void ft_svg_escape(FILE *out, const char *s);
 
 /* ---- trace.c: the whole pipeline for one run ---- */
 

@@ -127,11 +127,8 @@ static double nice_step(double range, int n)
 	return mag;
 }
 
-static void svg_text(FILE *out, double x, double y, const char *anchor,
-		     const char *extra, const char *s)
+void ft_svg_escape(FILE *out, const char *s)
 {
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s>",
-		x, y, anchor, extra);
 	for (; *s; s++) {
 		if (*s == '<')
 			fputs("&lt;", out);
@@ -142,6 +139,14 @@ static void svg_text(FILE *out, double x, double y, const char *anchor,
 		else
 			fputc(*s, out);
 	}
+}
+
+static void svg_text(FILE *out, double x, double y, const char *anchor,
+		     const char *extra, const char *s)
+{
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s>",
+		x, y, anchor, extra);
+	ft_svg_escape(out, s);
 	fputs("</text>\n", out);
 }
 
