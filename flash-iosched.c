@@ -26,6 +26,7 @@
 #include "blk-mq.h"
 #include "blk-mq-sched.h"
 #include "flash-iosched.h"
+#include "compat.h"
 
 static struct kmem_cache *flash_seg_cache;
 
@@ -428,7 +429,7 @@ static bool flash_has_work(struct blk_mq_hw_ctx *hctx)
 }
 
 static void __flash_insert(struct flash_data *fd, struct request *rq,
-			   blk_insert_t flags)
+			   flash_insert_t flags)
 {
 	struct request_queue *q = fd->queue;
 	enum req_op op = req_op(rq);
@@ -437,7 +438,7 @@ static void __flash_insert(struct flash_data *fd, struct request *rq,
 	trace_block_rq_insert(rq);
 	fd->stats.inserted++;
 
-	if (flags & BLK_MQ_INSERT_AT_HEAD) {
+	if (flash_insert_at_head(flags)) {
 		list_add(&rq->queuelist, &fd->dispatch);
 		return;
 	}
@@ -466,7 +467,7 @@ static void __flash_insert(struct flash_data *fd, struct request *rq,
 }
 
 static void flash_insert_requests(struct blk_mq_hw_ctx *hctx,
-				  struct list_head *list, blk_insert_t flags)
+				  struct list_head *list, flash_insert_t flags)
 {
 	struct flash_data *fd = hctx->queue->elevator->elevator_data;
 
@@ -616,7 +617,7 @@ static bool flash_split_bio(struct request_queue *q, struct bio *bio,
 			    unsigned int sectors)
 {
 	struct bio *piece = bio_split(bio, sectors, GFP_NOIO,
-				      &bio->bi_bdev->bd_disk->bio_split);
+				      flash_split_bioset(bio));
 
 	if (!piece)
 		return false;
@@ -634,7 +635,7 @@ static unsigned int __flash_split_len(struct flash_data *fd, struct bio *bio)
 	u64 n;
 
 	if (bio_op(bio) != REQ_OP_WRITE || fd->split == FLASH_SPLIT_OFF ||
-	    (bio->bi_opf & (REQ_NOWAIT | REQ_ATOMIC)) || bio_integrity(bio))
+	    (bio->bi_opf & FLASH_REQ_NOSPLIT) || bio_integrity(bio))
 		return 0;
 	n = flash_first_piece(&fd->geom, fd->split, bio->bi_iter.bi_sector,
 			      bio_sectors(bio));
@@ -679,17 +680,11 @@ static bool flash_bio_merge(struct request_queue *q, struct bio *bio,
 	return merged;
 }
 
-/* Apply erase_size as the queue's chunk_sectors: the core then never
- * builds or merges a read or write across an erase block.
+/*
+ * Apply erase_size as the queue's chunk_sectors, so that the core never
+ * builds or merges a read or write across an erase block.  Not from the
+ * sysfs store: it holds e->sysfs_lock, which elevator exit takes frozen.
  */
-static int flash_set_chunk_sectors(struct request_queue *q, unsigned int sectors)
-{
-	struct queue_limits lim = queue_limits_start_update(q);
-
-	lim.chunk_sectors = sectors;
-	return queue_limits_commit_update(q, &lim);
-}
-
 static void flash_limits_workfn(struct work_struct *work)
 {
 	struct flash_data *fd = container_of(work, struct flash_data, limits_work);
