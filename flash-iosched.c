@@ -196,12 +196,11 @@ void flash_regroup(struct flash_data *fd)
 }
 
 /*
- * The slot that holds @seg open, or a free slot if fewer than
- * open_segments are open; NULL if @seg must wait.  With @claim the free
- * slot is taken for @seg.
+ * The slot that holds @seg open, or a free slot taken for @seg if fewer
+ * than open_segments are open; NULL if @seg must wait.
  */
 static struct flash_slot *__flash_slot(struct flash_data *fd,
-				       struct flash_segment *seg, bool claim)
+				       struct flash_segment *seg)
 {
 	struct flash_slot *free = NULL;
 	unsigned int i, open = 0;
@@ -221,10 +220,8 @@ static struct flash_slot *__flash_slot(struct flash_data *fd,
 	}
 	if (open >= fd->open_segments || !free)
 		return NULL;
-	if (claim) {
-		free->index = seg->index;
-		free->gen = fd->gen;
-	}
+	free->index = seg->index;
+	free->gen = fd->gen;
 	return free;
 }
 
@@ -254,9 +251,9 @@ static struct request *flash_seg_ceiling(struct flash_segment *seg, u64 pos)
  * with the most queued bytes.  The active segment comes back (from its
  * lowest write) only if no other segment has writes: going backwards
  * costs a linear-only card as much as a switch, and what is left there
- * meanwhile grows into a longer ascending run.  NULL if the chosen
- * segment cannot be opened yet because open_segments are busy: waiting
- * for a slot beats writing another erase block or going backwards.
+ * meanwhile grows into a longer ascending run.  The caller waits if the
+ * chosen segment cannot be opened yet: waiting for a slot beats writing
+ * another erase block or going backwards.
  */
 static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 						bool write_due)
@@ -278,7 +275,7 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 		if (!best && fd->active && fd->active->nr_rqs)
 			best = fd->active;
 	}
-	return best && __flash_slot(fd, best, false) ? best : NULL;
+	return best;
 }
 
 /* Make @seg the active segment. */
@@ -325,17 +322,17 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	}
 	if (!rq) {
 		seg = __flash_choose_seg(fd, write_due);
-		if (!seg)
+		if (WARN_ON_ONCE(!seg))
 			goto wait;
 		if (seg == fd->active)
 			rq = flash_seg_ceiling(seg, fd->cursor);
 		if (!rq)
 			rq = rb_entry_rq(rb_first(&seg->sort));
-		__flash_activate(fd, seg);
 	}
-	slot = __flash_slot(fd, seg, true);
+	slot = __flash_slot(fd, seg);
 	if (!slot)
 		goto wait;
+	__flash_activate(fd, seg);
 
 	if (flash_rq_expired(rq))
 		fd->stats.expired_writes++;
