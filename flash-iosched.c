@@ -86,9 +86,9 @@ static struct flash_segment *__flash_get_seg(struct flash_data *fd, u64 index)
 		else
 			return seg;
 	}
-	seg = fd->spare;
-	fd->spare = NULL;
-	if (!seg)
+	if (fd->nr_spare)
+		seg = fd->spare[--fd->nr_spare];
+	else
 		seg = kmem_cache_zalloc(flash_seg_cache, GFP_ATOMIC);
 	if (!seg)
 		return NULL;
@@ -101,9 +101,9 @@ static struct flash_segment *__flash_get_seg(struct flash_data *fd, u64 index)
 }
 
 /*
- * Drop @seg if nothing is queued in it; the active segment is kept.  One
- * dropped segment is kept as a spare: random writes would otherwise
- * allocate and free one per request.
+ * Drop @seg if nothing is queued in it; the active segment is kept.  A
+ * dropped segment goes to the spares while there is room: random writes
+ * would otherwise allocate and free one per request.
  */
 static void __flash_put_seg(struct flash_data *fd, struct flash_segment *seg)
 {
@@ -111,10 +111,10 @@ static void __flash_put_seg(struct flash_data *fd, struct flash_segment *seg)
 	if (seg->nr_rqs || seg == fd->active)
 		return;
 	rb_erase(&seg->node, &fd->segments);
-	if (fd->spare)
-		kmem_cache_free(flash_seg_cache, seg);
+	if (fd->nr_spare < FLASH_SPARE_SEGS)
+		fd->spare[fd->nr_spare++] = seg;
 	else
-		fd->spare = seg;
+		kmem_cache_free(flash_seg_cache, seg);
 }
 
 /* File a queued write into its segment.  False if out of memory. */
@@ -760,8 +760,8 @@ static void flash_exit_sched(struct elevator_queue *e)
 	WARN_ON_ONCE(!list_empty(&fd->write_fifo));
 	rbtree_postorder_for_each_entry_safe(seg, tmp, &fd->segments, node)
 		kmem_cache_free(flash_seg_cache, seg);
-	if (fd->spare)
-		kmem_cache_free(flash_seg_cache, fd->spare);
+	while (fd->nr_spare)
+		kmem_cache_free(flash_seg_cache, fd->spare[--fd->nr_spare]);
 	kfree(fd);
 }
 

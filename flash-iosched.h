@@ -47,6 +47,7 @@ static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
 #define FLASH_DEFAULT_ERASE	(4u * 1024 * 1024)	/* bytes */
 #define FLASH_EXPIRE_MAX_MS	600000u
 #define FLASH_MAX_OPEN		16u
+#define FLASH_SPARE_SEGS	32u	/* empty segments kept for reuse */
 
 /* How writes are cut before they are queued (the "split" attribute). */
 enum flash_split {
@@ -258,7 +259,8 @@ struct flash_data {
 	struct rb_root read_sort;	/* queued reads by sector, for merges */
 	struct list_head write_fifo;	/* queued writes, oldest first */
 	struct rb_root segments;	/* flash_segment by index */
-	struct flash_segment *spare;	/* an unused segment, or NULL */
+	struct flash_segment *spare[FLASH_SPARE_SEGS];	/* unused segments */
+	unsigned int nr_spare;
 	unsigned int nr_busy_segs;	/* segments with queued writes */
 	struct flash_segment *active;	/* writes are drained from here */
 	u64 cursor;			/* next sector expected in active */
