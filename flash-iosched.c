@@ -300,9 +300,11 @@ static void __flash_activate(struct flash_data *fd, struct flash_segment *seg)
 
 /*
  * The next write to dispatch, or NULL if there is none or the writes must
- * wait for open_segments.  Drains the active segment upwards from the
- * cursor until nothing is left above it, its budget is spent while other
- * segments wait, or another segment holds an expired write.
+ * wait for open_segments or write_depth.  Drains the active segment
+ * upwards from the cursor until nothing is left above it, its budget is
+ * spent while other segments wait, or another segment holds an expired
+ * write.  Writes held back by write_depth stay queued and grow by merging
+ * while the card works: fewer, larger commands.
  */
 static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 {
@@ -330,7 +332,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 			rq = rb_entry_rq(rb_first(&seg->sort));
 	}
 	slot = __flash_slot(fd, seg);
-	if (!slot)
+	if (!slot || atomic_read(&slot->inflight) >= fd->write_depth)
 		goto wait;
 	__flash_activate(fd, seg);
 

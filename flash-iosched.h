@@ -47,6 +47,7 @@ static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
 #define FLASH_DEFAULT_ERASE	(4u * 1024 * 1024)	/* bytes */
 #define FLASH_EXPIRE_MAX_MS	600000u
 #define FLASH_MAX_OPEN		16u
+#define FLASH_MAX_WRITE_DEPTH	256u
 #define FLASH_SPARE_SEGS	32u	/* empty segments kept for reuse */
 
 /* How writes are cut before they are queued (the "split" attribute). */
@@ -276,6 +277,7 @@ struct flash_data {
 	unsigned int read_expire_ms, write_expire_ms;
 	unsigned long read_expire, write_expire;	/* jiffies */
 	unsigned int open_segments;
+	unsigned int write_depth;	/* writes in flight per open segment */
 
 	/* queue limits owned while attached */
 	unsigned int orig_chunk_sectors;

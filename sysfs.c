@@ -18,7 +18,8 @@
 static const unsigned int flash_read_expire_ms = 500;
 static const unsigned int flash_write_expire_ms = 5000;
 static const unsigned int flash_open_segments = 1;
-static const enum flash_split flash_split_default = FLASH_SPLIT_PAGE;
+static const unsigned int flash_write_depth = 1;
+static const enum flash_split flash_split_default = FLASH_SPLIT_OFF;
 
 static const char *const flash_split_names[FLASH_SPLIT_NR] = {
 	[FLASH_SPLIT_OFF] = "off",
@@ -44,6 +45,7 @@ void flash_set_defaults(struct flash_data *fd, struct request_queue *q)
 	fd->geom.erase_sectors = erase >> FLASH_SECTOR_SHIFT;
 	fd->split = flash_split_default;
 	fd->open_segments = flash_open_segments;
+	fd->write_depth = flash_write_depth;
 	fd->read_expire_ms = flash_read_expire_ms;
 	fd->read_expire = msecs_to_jiffies(flash_read_expire_ms);
 	fd->write_expire_ms = flash_write_expire_ms;
@@ -169,6 +171,20 @@ static ssize_t flash_write_expire_store(struct elevator_queue *e, const char *pa
 	return flash_store_ms(fd, page, count, &fd->write_expire_ms, &fd->write_expire);
 }
 
+/* Store a count from 1 to @max. */
+static ssize_t flash_store_count(struct flash_data *fd, const char *page,
+				 size_t count, unsigned int *field, unsigned int max)
+{
+	unsigned int val;
+
+	if (flash_parse_uint(page, &val) || !val || val > max)
+		return -EINVAL;
+	spin_lock(&fd->lock);
+	*field = val;
+	spin_unlock(&fd->lock);
+	return count;
+}
+
 static ssize_t flash_open_segments_show(struct elevator_queue *e, char *page)
 {
 	struct flash_data *fd = e->elevator_data;
@@ -180,14 +196,24 @@ static ssize_t flash_open_segments_store(struct elevator_queue *e, const char *p
 					 size_t count)
 {
 	struct flash_data *fd = e->elevator_data;
-	unsigned int val;
 
-	if (flash_parse_uint(page, &val) || !val || val > FLASH_MAX_OPEN)
-		return -EINVAL;
-	spin_lock(&fd->lock);
-	fd->open_segments = val;
-	spin_unlock(&fd->lock);
-	return count;
+	return flash_store_count(fd, page, count, &fd->open_segments, FLASH_MAX_OPEN);
+}
+
+static ssize_t flash_write_depth_show(struct elevator_queue *e, char *page)
+{
+	struct flash_data *fd = e->elevator_data;
+
+	return sysfs_emit(page, "%u\n", fd->write_depth);
+}
+
+static ssize_t flash_write_depth_store(struct elevator_queue *e, const char *page,
+				       size_t count)
+{
+	struct flash_data *fd = e->elevator_data;
+
+	return flash_store_count(fd, page, count, &fd->write_depth,
+				 FLASH_MAX_WRITE_DEPTH);
 }
 
 static ssize_t flash_split_show(struct elevator_queue *e, char *page)
@@ -220,6 +246,7 @@ struct elv_fs_entry flash_attrs[] = {
 	FLASH_ATTR(read_expire),
 	FLASH_ATTR(write_expire),
 	FLASH_ATTR(open_segments),
+	FLASH_ATTR(write_depth),
 	FLASH_ATTR(split),
 	__ATTR_NULL
 };
