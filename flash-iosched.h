@@ -246,7 +246,7 @@ struct flash_stats {
 	u64 merges_refused;
 	u64 splits;
 	u64 switches;			/* active segment changed */
-	u64 held_back;			/* write dispatch waited for open_segments */
+	u64 held_back;			/* write dispatch waited: open_segments, write_depth */
 	u64 alloc_failures;		/* writes sent unsorted: no memory for a segment */
 };
 
