@@ -181,6 +181,7 @@ void flash_regroup(struct flash_data *fd)
 	fd->segments = RB_ROOT;
 	fd->nr_busy_segs = 0;
 	fd->active = NULL;
+	fd->has_prev = false;
 	fd->budget_used = 0;
 	fd->gen++;
 	list_for_each_entry_safe(rq, next, &fd->write_fifo, queuelist) {
@@ -291,11 +292,43 @@ static void __flash_activate(struct flash_data *fd, struct flash_segment *seg)
 	fd->active = seg;
 	fd->budget_used = 0;
 	if (old) {
+		fd->has_prev = true;
+		fd->prev_index = old->index;
+		fd->prev_cursor = fd->cursor;
 		fd->stats.switches++;
 		blk_add_trace_msg(fd->queue, "flash switch %llu -> %llu",
 				  old->index, seg->index);
 		__flash_put_seg(fd, old);
 	}
+}
+
+/*
+ * The first write at or above where writes to the previously active
+ * segment stopped, and that segment in @segp; NULL if there is none.
+ */
+static struct request *__flash_prev_ceiling(struct flash_data *fd,
+					    struct flash_segment **segp)
+{
+	struct flash_segment *seg;
+
+	if (!fd->has_prev)
+		return NULL;
+	seg = __flash_find_seg(fd, fd->prev_index);
+	if (!seg || !seg->nr_rqs)
+		return NULL;
+	*segp = seg;
+	return flash_seg_ceiling(seg, fd->prev_cursor);
+}
+
+/* The slot for a write to @seg, or NULL if it must wait for one. */
+static struct flash_slot *__flash_open_slot(struct flash_data *fd,
+					    struct flash_segment *seg)
+{
+	struct flash_slot *slot = __flash_slot(fd, seg);
+
+	if (slot && atomic_read(&slot->inflight) < fd->write_depth)
+		return slot;
+	return NULL;
 }
 
 /*
@@ -305,11 +338,18 @@ static void __flash_activate(struct flash_data *fd, struct flash_segment *seg)
  * spent while other segments wait, or another segment holds an expired
  * write.  Writes held back by write_depth stay queued and grow by merging
  * while the card works: fewer, larger commands.
+ *
+ * A writer that keeps two writes outstanding falls into sending them one
+ * by one: each time its write finishes, its other write is alone in the
+ * segment and goes, and the next one arrives too late to merge.  So if the
+ * previously active segment's next write is at least twice as large, that
+ * one goes first, and the small write gets a command's time to grow.  Only
+ * the last two segments take turns: the card still has both open.
  */
 static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 {
-	struct flash_segment *seg = fd->active;
-	struct request *rq = NULL;
+	struct flash_segment *seg = fd->active, *prev = NULL;
+	struct request *rq = NULL, *alt;
 	struct flash_slot *slot;
 
 	if (list_empty(&fd->write_fifo))
@@ -322,17 +362,27 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 		if (!write_due || flash_rq_seg(oldest) == seg)
 			rq = flash_seg_ceiling(seg, fd->cursor);
 	}
+	if (rq && !write_due) {
+		alt = __flash_prev_ceiling(fd, &prev);
+		if (alt && blk_rq_sectors(alt) >= 2 * blk_rq_sectors(rq) &&
+		    __flash_open_slot(fd, prev)) {
+			rq = alt;
+			seg = prev;
+		}
+	}
 	if (!rq) {
 		seg = __flash_choose_seg(fd, write_due);
 		if (WARN_ON_ONCE(!seg))
 			goto wait;
 		if (seg == fd->active)
 			rq = flash_seg_ceiling(seg, fd->cursor);
+		else if (fd->has_prev && seg->index == fd->prev_index)
+			rq = flash_seg_ceiling(seg, fd->prev_cursor);
 		if (!rq)
 			rq = rb_entry_rq(rb_first(&seg->sort));
 	}
-	slot = __flash_slot(fd, seg);
-	if (!slot || atomic_read(&slot->inflight) >= fd->write_depth)
+	slot = __flash_open_slot(fd, seg);
+	if (!slot)
 		goto wait;
 	__flash_activate(fd, seg);
 

@@ -265,6 +265,9 @@ struct flash_data {
 	unsigned int nr_busy_segs;	/* segments with queued writes */
 	struct flash_segment *active;	/* writes are drained from here */
 	u64 cursor;			/* next sector expected in active */
+	bool has_prev;			/* prev_index and prev_cursor are set */
+	u64 prev_index;			/* the segment active before this one */
+	u64 prev_cursor;		/* where writes to it stopped */
 	u64 budget_used;		/* sectors dispatched since active was chosen */
 	bool last_was_read;
 	unsigned int gen;		/* bumped when erase_size changes */
