@@ -7,20 +7,15 @@
 # failure.
 """Unit tests of scripts/bench-report."""
 
-import importlib.machinery
-import importlib.util
 import json
 import os
 import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PATH = os.path.join(HERE, "..", "..", "scripts", "bench-report")
-_loader = importlib.machinery.SourceFileLoader("bench_report", PATH)
-_spec = importlib.util.spec_from_loader("bench_report", _loader)
-br = importlib.util.module_from_spec(_spec)
-_loader.exec_module(br)
+import scripts
+
+br = scripts.load("bench-report")
 
 
 def row(preset, job, sched, mibps, wa=1.0, p99=None, ok=True):
@@ -116,7 +111,7 @@ class Prepare(unittest.TestCase):
                 return fh.read().splitlines()
 
     def test_every_scheduler_preset_and_job(self):
-        jobs = [f[:-4] for f in os.listdir(os.path.join(HERE, "..", "..", "fio-jobs"))
+        jobs = [f[:-4] for f in os.listdir(os.path.join(scripts.TOP, "fio-jobs"))
                 if f.endswith(".fio")]
         runs = [ln.split()[1] for ln in self.plan(False) if ln.startswith("run ")
                 and not ln.startswith("run tune__")]

@@ -7,17 +7,11 @@
 # elevator by more than 10%.  Prints "PASS name" / "FAIL name" lines.
 """Unit test of scripts/wa-floor."""
 
-import importlib.machinery
-import importlib.util
-import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PATH = os.path.join(HERE, "..", "..", "scripts", "wa-floor")
-_loader = importlib.machinery.SourceFileLoader("wa_floor", PATH)
-_spec = importlib.util.spec_from_loader("wa_floor", _loader)
-wf = importlib.util.module_from_spec(_spec)
-_loader.exec_module(wf)
+import scripts
+
+wf = scripts.load("wa-floor")
 
 
 def wa(policy):
