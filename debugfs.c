@@ -88,6 +88,8 @@ static int flash_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "segment_switches %llu\n", s.switches);
 	seq_printf(m, "held_back %llu\n", s.held_back);
 	seq_printf(m, "alloc_failures %llu\n", s.alloc_failures);
+	seq_printf(m, "interleaved %llu\n", s.interleaved);
+	seq_printf(m, "write_waits %llu\n", s.write_waits);
 	return 0;
 }
 

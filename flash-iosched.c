@@ -320,6 +320,61 @@ static struct request *__flash_prev_ceiling(struct flash_data *fd,
 	return flash_seg_ceiling(seg, fd->prev_cursor);
 }
 
+/* True if a dispatched write has not finished yet. */
+static bool __flash_writes_inflight(struct flash_data *fd)
+{
+	unsigned int i;
+
+	for (i = 0; i < FLASH_MAX_OPEN; i++)
+		if (atomic_read(&fd->slots[i].inflight))
+			return true;
+	return false;
+}
+
+/*
+ * Two writers take turns in one erase block (two fsync()s walking the same
+ * file, say) when a write arrives below the active segment's cursor while
+ * a write is in flight: one of them got ahead.  Then, for the next
+ * FLASH_INTERLEAVE_WRITES writes, write_wait_us applies.  A single
+ * synchronous writer never sets this off.
+ */
+static void __flash_note_interleave(struct flash_data *fd, struct request *rq)
+{
+	if (flash_rq_seg(rq) != fd->active || blk_rq_pos(rq) >= fd->cursor ||
+	    !__flash_writes_inflight(fd))
+		return;
+	fd->stats.interleaved++;
+	fd->interleave_left = FLASH_INTERLEAVE_WRITES;
+}
+
+/*
+ * Should the writes wait?  The first write of a burst to an idle device
+ * would go at once, and the other writer's lower write, a moment later,
+ * would have to go backwards.  So after interleaving was seen, writes to
+ * an idle device wait until write_wait_us after the burst's first write
+ * arrived, and the timer runs the queue then.
+ */
+static bool __flash_write_wait(struct flash_data *fd)
+{
+	u64 until = fd->burst_start_ns + (u64)fd->write_wait_us * NSEC_PER_USEC;
+
+	if (!fd->write_wait_us || !fd->interleave_left ||
+	    __flash_writes_inflight(fd) || ktime_get_ns() >= until)
+		return false;
+	if (!hrtimer_is_queued(&fd->wait_timer))
+		fd->stats.write_waits++;
+	hrtimer_start(&fd->wait_timer, ns_to_ktime(until), HRTIMER_MODE_ABS);
+	return true;
+}
+
+static enum hrtimer_restart flash_wait_timer_fn(struct hrtimer *timer)
+{
+	struct flash_data *fd = container_of(timer, struct flash_data, wait_timer);
+
+	blk_mq_run_hw_queues(fd->queue, true);
+	return HRTIMER_NORESTART;
+}
+
 /* The slot for a write to @seg, or NULL if it must wait for one. */
 static struct flash_slot *__flash_open_slot(struct flash_data *fd,
 					    struct flash_segment *seg)
@@ -382,7 +437,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 			rq = rb_entry_rq(rb_first(&seg->sort));
 	}
 	slot = __flash_open_slot(fd, seg);
-	if (!slot)
+	if (!slot || (!write_due && __flash_write_wait(fd)))
 		goto wait;
 	__flash_activate(fd, seg);
 
@@ -393,6 +448,8 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	rq->elv.priv[1] = slot;
 	fd->cursor = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	fd->budget_used += blk_rq_sectors(rq);
+	if (fd->interleave_left)
+		fd->interleave_left--;
 	fd->stats.dispatched_writes++;
 	return rq;
 wait:
@@ -501,6 +558,9 @@ static void __flash_insert(struct flash_data *fd, struct request *rq,
 		rq->fifo_time = jiffies + fd->read_expire;
 		list_add_tail(&rq->queuelist, &fd->read_fifo);
 	} else if (__flash_add_write(fd, rq)) {
+		if (list_empty(&fd->write_fifo))
+			fd->burst_start_ns = ktime_get_ns();
+		__flash_note_interleave(fd, rq);
 		rq->fifo_time = jiffies + fd->write_expire;
 		list_add_tail(&rq->queuelist, &fd->write_fifo);
 	} else {
@@ -775,6 +835,8 @@ static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
 	fd->read_sort = RB_ROOT;
 	fd->segments = RB_ROOT;
 	INIT_WORK(&fd->limits_work, flash_limits_workfn);
+	hrtimer_init(&fd->wait_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	fd->wait_timer.function = flash_wait_timer_fn;
 	flash_set_defaults(fd, q);
 
 	fd->orig_chunk_sectors = q->limits.chunk_sectors;
@@ -803,6 +865,7 @@ static void flash_exit_sched(struct elevator_queue *e)
 	struct flash_data *fd = e->elevator_data;
 	struct flash_segment *seg, *tmp;
 
+	hrtimer_cancel(&fd->wait_timer);
 	cancel_work_sync(&fd->limits_work);
 	if (flash_set_chunk_sectors(fd->queue, fd->orig_chunk_sectors))
 		pr_warn("flash: could not restore chunk_sectors\n");

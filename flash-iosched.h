@@ -48,6 +48,8 @@ static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
 #define FLASH_EXPIRE_MAX_MS	600000u
 #define FLASH_MAX_OPEN		16u
 #define FLASH_MAX_WRITE_DEPTH	256u
+#define FLASH_WRITE_WAIT_MAX_US	1000000u
+#define FLASH_INTERLEAVE_WRITES	128u	/* writes that write_wait_us covers */
 #define FLASH_SPARE_SEGS	32u	/* empty segments kept for reuse */
 
 /* How writes are cut before they are queued (the "split" attribute). */
@@ -206,6 +208,7 @@ static inline void flash_default_geometry(const struct flash_dev_limits *l,
 
 #ifdef __KERNEL__
 #include <linux/atomic.h>
+#include <linux/hrtimer.h>
 #include <linux/rbtree.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -248,6 +251,8 @@ struct flash_stats {
 	u64 switches;			/* active segment changed */
 	u64 held_back;			/* write dispatch waited: open_segments, write_depth */
 	u64 alloc_failures;		/* writes sent unsorted: no memory for a segment */
+	u64 interleaved;		/* a write arrived below the cursor, one in flight */
+	u64 write_waits;		/* write dispatch waited for write_wait_us */
 };
 
 /* Per-queue scheduler data, q->elevator->elevator_data. */
@@ -270,6 +275,9 @@ struct flash_data {
 	u64 prev_cursor;		/* where writes to it stopped */
 	u64 budget_used;		/* sectors dispatched since active was chosen */
 	bool last_was_read;
+	u64 burst_start_ns;		/* when the oldest queued write's burst began */
+	unsigned int interleave_left;	/* write_wait_us applies to this many writes */
+	struct hrtimer wait_timer;	/* reruns the queue when a write_wait ends */
 	unsigned int gen;		/* bumped when erase_size changes */
 	struct flash_slot slots[FLASH_MAX_OPEN];
 	struct flash_stats stats;
@@ -281,6 +289,7 @@ struct flash_data {
 	unsigned long read_expire, write_expire;	/* jiffies */
 	unsigned int open_segments;
 	unsigned int write_depth;	/* writes in flight per open segment */
+	unsigned int write_wait_us;	/* 0: never wait */
 
 	/* queue limits owned while attached */
 	unsigned int orig_chunk_sectors;

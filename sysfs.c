@@ -19,6 +19,7 @@ static const unsigned int flash_read_expire_ms = 500;
 static const unsigned int flash_write_expire_ms = 5000;
 static const unsigned int flash_open_segments = 1;
 static const unsigned int flash_write_depth = 1;
+static const unsigned int flash_write_wait_us = 2000;
 static const enum flash_split flash_split_default = FLASH_SPLIT_OFF;
 
 static const char *const flash_split_names[FLASH_SPLIT_NR] = {
@@ -46,6 +47,7 @@ void flash_set_defaults(struct flash_data *fd, struct request_queue *q)
 	fd->split = flash_split_default;
 	fd->open_segments = flash_open_segments;
 	fd->write_depth = flash_write_depth;
+	fd->write_wait_us = flash_write_wait_us;
 	fd->read_expire_ms = flash_read_expire_ms;
 	fd->read_expire = msecs_to_jiffies(flash_read_expire_ms);
 	fd->write_expire_ms = flash_write_expire_ms;
@@ -216,6 +218,28 @@ static ssize_t flash_write_depth_store(struct elevator_queue *e, const char *pag
 				 FLASH_MAX_WRITE_DEPTH);
 }
 
+static ssize_t flash_write_wait_us_show(struct elevator_queue *e, char *page)
+{
+	struct flash_data *fd = e->elevator_data;
+
+	return sysfs_emit(page, "%u\n", fd->write_wait_us);
+}
+
+/* 0 turns the wait off. */
+static ssize_t flash_write_wait_us_store(struct elevator_queue *e,
+					 const char *page, size_t count)
+{
+	struct flash_data *fd = e->elevator_data;
+	unsigned int val;
+
+	if (flash_parse_uint(page, &val) || val > FLASH_WRITE_WAIT_MAX_US)
+		return -EINVAL;
+	spin_lock(&fd->lock);
+	fd->write_wait_us = val;
+	spin_unlock(&fd->lock);
+	return count;
+}
+
 static ssize_t flash_split_show(struct elevator_queue *e, char *page)
 {
 	struct flash_data *fd = e->elevator_data;
@@ -247,6 +271,7 @@ struct elv_fs_entry flash_attrs[] = {
 	FLASH_ATTR(write_expire),
 	FLASH_ATTR(open_segments),
 	FLASH_ATTR(write_depth),
+	FLASH_ATTR(write_wait_us),
 	FLASH_ATTR(split),
 	__ATTR_NULL
 };
