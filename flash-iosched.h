@@ -249,7 +249,7 @@ struct flash_stats {
 	u64 merges_refused;
 	u64 splits;
 	u64 switches;			/* active segment changed */
-	u64 held_back;			/* write dispatch waited: open_segments, write_depth */
+	u64 held_back;			/* write dispatch waited: a slot, write_depth, write_wait_us */
 	u64 alloc_failures;		/* writes sent unsorted: no memory for a segment */
 	u64 interleaved;		/* a write arrived below the cursor, one in flight */
 	u64 write_waits;		/* write dispatch waited for write_wait_us */
