@@ -348,18 +348,31 @@ static void __flash_note_interleave(struct flash_data *fd, struct request *rq)
 }
 
 /*
- * Should the writes wait?  The first write of a burst to an idle device
- * would go at once, and the other writer's lower write, a moment later,
- * would have to go backwards.  So after interleaving was seen, writes to
- * an idle device wait until write_wait_us after the burst's first write
- * arrived, and the timer runs the queue then.
+ * Should @rq, the next write, wait before it goes to an idle device?
+ *  - After interleaving was seen: the first write of a burst would go at
+ *    once, and the other writer's lower write, a moment later, would have
+ *    to go backwards.  Wait until write_wait_us after the burst's first
+ *    write arrived.
+ *  - A lone write that continues the active segment and was queued while
+ *    a write was in flight: its writer keeps more than one write
+ *    outstanding and is about to send the next, which merges into it.
+ *    Wait until write_wait_us after the last write finished.
+ * The timer runs the queue when the wait ends.
  */
-static bool __flash_write_wait(struct flash_data *fd)
+static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
+			       struct request *rq)
 {
-	u64 until = fd->burst_start_ns + (u64)fd->write_wait_us * NSEC_PER_USEC;
+	u64 wait = (u64)fd->write_wait_us * NSEC_PER_USEC, until = 0;
+	u64 done = atomic64_read(&fd->write_done_ns);
 
-	if (!fd->write_wait_us || !fd->interleave_left ||
-	    __flash_writes_inflight(fd) || ktime_get_ns() >= until)
+	if (!wait || __flash_writes_inflight(fd))
+		return false;
+	if (fd->interleave_left)
+		until = fd->burst_start_ns + wait;
+	if (seg == fd->active && seg->nr_rqs == 1 && blk_rq_pos(rq) == fd->cursor &&
+	    rq->start_time_ns && rq->start_time_ns < done)
+		until = max(until, done + wait);
+	if (ktime_get_ns() >= until)
 		return false;
 	if (!hrtimer_is_queued(&fd->wait_timer))
 		fd->stats.write_waits++;
@@ -437,7 +450,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 			rq = rb_entry_rq(rb_first(&seg->sort));
 	}
 	slot = __flash_open_slot(fd, seg);
-	if (!slot || (!write_due && __flash_write_wait(fd)))
+	if (!slot || (!write_due && __flash_write_wait(fd, seg, rq)))
 		goto wait;
 	__flash_activate(fd, seg);
 
@@ -606,7 +619,10 @@ static void flash_finish_request(struct request *rq)
 	struct flash_slot *slot = flash_rq_slot(rq);
 
 	if (slot) {
+		struct flash_data *fd = rq->q->elevator->elevator_data;
+
 		rq->elv.priv[1] = NULL;
+		atomic64_set(&fd->write_done_ns, ktime_get_ns());
 		atomic_dec(&slot->inflight);
 	}
 }

@@ -249,7 +249,7 @@ struct flash_stats {
 	u64 merges_refused;
 	u64 splits;
 	u64 switches;			/* active segment changed */
-	u64 held_back;			/* write dispatch waited: a slot, write_depth, write_wait_us */
+	u64 held_back;			/* write dispatch waited: slot, depth or wait */
 	u64 alloc_failures;		/* writes sent unsorted: no memory for a segment */
 	u64 interleaved;		/* a write arrived below the cursor, one in flight */
 	u64 write_waits;		/* write dispatch waited for write_wait_us */
@@ -278,6 +278,7 @@ struct flash_data {
 	u64 burst_start_ns;		/* when the oldest queued write's burst began */
 	unsigned int interleave_left;	/* write_wait_us applies to this many writes */
 	struct hrtimer wait_timer;	/* reruns the queue when a write_wait ends */
+	atomic64_t write_done_ns;	/* when a write last finished */
 	unsigned int gen;		/* bumped when erase_size changes */
 	struct flash_slot slots[FLASH_MAX_OPEN];
 	struct flash_stats stats;
