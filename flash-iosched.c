@@ -612,7 +612,8 @@ static void flash_prepare_request(struct request *rq)
 
 /*
  * Callback from blk_mq_free_request() and blk_mq_requeue_request(), possibly
- * in interrupt context: only the slot's atomic counter is touched.
+ * in interrupt context: only atomics are touched (the slot's counter and
+ * when a write last finished).
  */
 static void flash_finish_request(struct request *rq)
 {

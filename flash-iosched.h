@@ -259,7 +259,7 @@ struct flash_stats {
 struct flash_data {
 	struct request_queue *queue;
 
-	spinlock_t lock;		/* everything below but slots' inflight */
+	spinlock_t lock;		/* everything below but the atomics */
 	struct list_head dispatch;	/* sent first, in order: at-head, non-rw */
 	struct list_head read_fifo;	/* queued reads, oldest first */
 	struct rb_root read_sort;	/* queued reads by sector, for merges */
