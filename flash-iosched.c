@@ -362,17 +362,18 @@ static void __flash_note_interleave(struct flash_data *fd, struct request *rq)
 static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
 			       struct request *rq)
 {
-	u64 wait = (u64)fd->write_wait_us * NSEC_PER_USEC, until = 0;
-	u64 done = atomic64_read(&fd->write_done_ns);
+	u64 wait = (u64)fd->write_wait_us * NSEC_PER_USEC, until = 0, done;
 
-	if (!wait || __flash_writes_inflight(fd))
+	if (!wait)
 		return false;
 	if (fd->interleave_left)
 		until = fd->burst_start_ns + wait;
-	if (seg == fd->active && seg->nr_rqs == 1 && blk_rq_pos(rq) == fd->cursor &&
-	    rq->start_time_ns && rq->start_time_ns < done)
-		until = max(until, done + wait);
-	if (ktime_get_ns() >= until)
+	if (seg == fd->active && seg->nr_rqs == 1 && blk_rq_pos(rq) == fd->cursor) {
+		done = atomic64_read(&fd->write_done_ns);
+		if (rq->start_time_ns && rq->start_time_ns < done)
+			until = max(until, done + wait);
+	}
+	if (!until || __flash_writes_inflight(fd) || ktime_get_ns() >= until)
 		return false;
 	if (!hrtimer_is_queued(&fd->wait_timer))
 		fd->stats.write_waits++;
