@@ -173,13 +173,14 @@ static ssize_t flash_write_expire_store(struct elevator_queue *e, const char *pa
 	return flash_store_ms(fd, page, count, &fd->write_expire_ms, &fd->write_expire);
 }
 
-/* Store a count from 1 to @max. */
-static ssize_t flash_store_count(struct flash_data *fd, const char *page,
-				 size_t count, unsigned int *field, unsigned int max)
+/* Store a number from @min to @max. */
+static ssize_t flash_store_uint(struct flash_data *fd, const char *page,
+				size_t count, unsigned int *field,
+				unsigned int min, unsigned int max)
 {
 	unsigned int val;
 
-	if (flash_parse_uint(page, &val) || !val || val > max)
+	if (flash_parse_uint(page, &val) || val < min || val > max)
 		return -EINVAL;
 	spin_lock(&fd->lock);
 	*field = val;
@@ -199,7 +200,7 @@ static ssize_t flash_open_segments_store(struct elevator_queue *e, const char *p
 {
 	struct flash_data *fd = e->elevator_data;
 
-	return flash_store_count(fd, page, count, &fd->open_segments, FLASH_MAX_OPEN);
+	return flash_store_uint(fd, page, count, &fd->open_segments, 1, FLASH_MAX_OPEN);
 }
 
 static ssize_t flash_write_depth_show(struct elevator_queue *e, char *page)
@@ -214,8 +215,8 @@ static ssize_t flash_write_depth_store(struct elevator_queue *e, const char *pag
 {
 	struct flash_data *fd = e->elevator_data;
 
-	return flash_store_count(fd, page, count, &fd->write_depth,
-				 FLASH_MAX_WRITE_DEPTH);
+	return flash_store_uint(fd, page, count, &fd->write_depth, 1,
+				FLASH_MAX_WRITE_DEPTH);
 }
 
 static ssize_t flash_write_wait_us_show(struct elevator_queue *e, char *page)
@@ -225,19 +226,14 @@ static ssize_t flash_write_wait_us_show(struct elevator_queue *e, char *page)
 	return sysfs_emit(page, "%u\n", fd->write_wait_us);
 }
 
-/* 0 turns the wait off. */
+/* 0 turns the waits off. */
 static ssize_t flash_write_wait_us_store(struct elevator_queue *e,
 					 const char *page, size_t count)
 {
 	struct flash_data *fd = e->elevator_data;
-	unsigned int val;
 
-	if (flash_parse_uint(page, &val) || val > FLASH_WRITE_WAIT_MAX_US)
-		return -EINVAL;
-	spin_lock(&fd->lock);
-	fd->write_wait_us = val;
-	spin_unlock(&fd->lock);
-	return count;
+	return flash_store_uint(fd, page, count, &fd->write_wait_us, 0,
+				FLASH_WRITE_WAIT_MAX_US);
 }
 
 static ssize_t flash_split_show(struct elevator_queue *e, char *page)
