@@ -6,9 +6,10 @@
  * a few erase blocks open for writing.  Writes are therefore queued per
  * erase block ("segment"), sorted by sector, and drained one segment at a
  * time in ascending order; merges never build a write that straddles a
- * page or an erase block; writes are cut into pieces the card takes as
- * they are.  Reads go first, in arrival order, with a deadline for each
- * direction so that neither starves.
+ * page or an erase block; on request, writes are cut into pieces the card
+ * takes as they are.  A write to an idle device may wait briefly for one
+ * that is about to arrive (write_wait_us).  Reads go first, in arrival
+ * order, with a deadline for each direction so that neither starves.
  */
 #include <linux/kernel.h>
 #include <linux/blkdev.h>
@@ -335,8 +336,9 @@ static bool __flash_writes_inflight(struct flash_data *fd)
  * Two writers take turns in one erase block (two fsync()s walking the same
  * file, say) when a write arrives below the active segment's cursor while
  * a write is in flight: one of them got ahead.  Then, for the next
- * FLASH_INTERLEAVE_WRITES writes, write_wait_us applies.  A single
- * synchronous writer never sets this off.
+ * FLASH_INTERLEAVE_WRITES writes, write_wait_us applies.  A writer at
+ * queue depth 1 never sets this off; one writing at random with several
+ * writes outstanding does, but keeps the device busy, so it rarely waits.
  */
 static void __flash_note_interleave(struct flash_data *fd, struct request *rq)
 {
