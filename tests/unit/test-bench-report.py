@@ -9,6 +9,7 @@
 
 import json
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -81,6 +82,26 @@ class Targets(unittest.TestCase):
         self.assertTrue(verdicts(rows)["read p99"])
 
 
+class Repeats(unittest.TestCase):
+    def test_median_run_is_chosen(self):
+        job = "buffered-write-end-fsync"
+        reps = [row("sd-c10", job, "flash", x) for x in (1.0, 0.5, 2.0)]
+        reps.append(row("sd-c10", job, "flash", 9.0, ok=False))
+        other = row("sd-c10", job, "bfq", 1.5)
+        chosen, rest = br.median_runs(reps + [other])
+        self.assertEqual(len(chosen), 2)
+        self.assertIs(chosen[0], reps[0])
+        self.assertEqual(reps[0]["repeats"], [1.0, 0.5, 2.0, None])
+        self.assertNotIn("repeats", other)
+        self.assertEqual(len(rest), 3)
+
+    def test_all_failed_keeps_one_failed_run(self):
+        reps = [row("usb-8g", "j", "none", 1.0, ok=False) for _ in range(3)]
+        chosen, rest = br.median_runs(reps)
+        self.assertEqual(chosen, [reps[0]])
+        self.assertEqual(reps[0]["repeats"], [None, None, None])
+
+
 class Cpu(unittest.TestCase):
     def write(self, d, name, iops):
         job = {"read": {"iops": iops / 2}, "write": {"iops": iops / 2}}
@@ -115,14 +136,18 @@ class Prepare(unittest.TestCase):
                 if f.endswith(".fio")]
         runs = [ln.split()[1] for ln in self.plan(False) if ln.startswith("run ")
                 and not ln.startswith("run tune__")]
-        want = {"%s__%s__%s" % (p, j, s) for p in br.PRESETS for j in jobs
-                for s in br.SCHEDS}
-        self.assertEqual(set(runs), want)
+        want = ["%s__%s__%s%s" % (p, j, s, "__r%d" % r if r > 1 else "")
+                for p in br.PRESETS for j in jobs for s in br.SCHEDS
+                for r in range(1, br.REPEAT.get(j, 1) + 1)]
+        self.assertEqual(sorted(runs), sorted(want))
+        self.assertIn("sd-c10__buffered-write-end-fsync__bfq__r5", runs)
 
     def test_quick_is_a_subset_with_the_cpu_test(self):
         plan = self.plan(True)
         runs = [ln for ln in plan if ln.startswith("run ") and "tune__" not in ln]
         self.assertEqual(len(runs), len(br.QUICK_JOBS) * 15)
+        self.assertFalse([ln for ln in runs
+                          if re.search(r"__r\d+$", ln.split()[1])])
         self.assertIn("cpu 6 5 mq-deadline flash", plan)
         self.assertIn("set NR %d" % br.NR_REQUESTS, plan)
 
