@@ -49,7 +49,7 @@ static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
 #define FLASH_MAX_OPEN		16u
 #define FLASH_MAX_WRITE_DEPTH	256u
 #define FLASH_WRITE_WAIT_MAX_US	1000000u
-#define FLASH_INTERLEAVE_WRITES	128u	/* writes that write_wait_us covers */
+#define FLASH_INTERLEAVE_WRITES	1024u	/* writes that write_wait_us covers */
 #define FLASH_SPARE_SEGS	32u	/* empty segments kept for reuse */
 
 /* How writes are cut before they are queued (the "split" attribute). */
