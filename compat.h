@@ -3,9 +3,10 @@
  * flash I/O scheduler: what differs between the kernels it builds for
  * (6.1 and 6.12).  Kbuild probes the target's headers and defines
  *  FLASH_HAVE_INSERT_T       insert_requests() takes blk_insert_t flags
- *  FLASH_HAVE_LIMITS_UPDATE  queue_limits_start/commit_update() exist
- *  FLASH_SPLIT_IN_DISK       the split bioset lives in struct gendisk
+ *  FLASH_HAVE_LIMITS_UPDATE  queue_limits_start_update() and
+ *                            queue_limits_commit_update_frozen() exist
  *  FLASH_HAVE_REQ_ATOMIC     REQ_ATOMIC exists
+ *  FLASH_HAVE_ATOMIC_WRITES  queue limits have an atomic-write boundary
  */
 #ifndef FLASH_COMPAT_H
 #define FLASH_COMPAT_H
@@ -29,30 +30,54 @@
 #define FLASH_REQ_NOSPLIT	REQ_NOWAIT
 #endif
 
-/* The bioset the block core splits @bio's queue with. */
-static inline struct bio_set *flash_split_bioset(struct bio *bio)
+/*
+ * An update of the queue limits: start (6.12: takes q->limits_lock), then
+ * commit (6.12: frozen, as the core's own runtime changes) or cancel.
+ * 6.1 has no limits lock: a plain store of chunk_sectors, as its own
+ * callers do.
+ */
+#ifdef FLASH_HAVE_LIMITS_UPDATE
+static inline struct queue_limits flash_limits_start(struct request_queue *q)
 {
-#ifdef FLASH_SPLIT_IN_DISK
-	return &bio->bi_bdev->bd_disk->bio_split;
-#else
-	return &bdev_get_queue(bio->bi_bdev)->bio_split;
-#endif
+	return queue_limits_start_update(q);
 }
 
-/*
- * Set the queue's chunk_sectors.  6.12: through the limits update API,
- * which takes q->limits_lock.  6.1: a plain store, as its own callers do.
- */
-static inline int flash_set_chunk_sectors(struct request_queue *q,
-					  unsigned int sectors)
+static inline int flash_limits_commit(struct request_queue *q,
+				      struct queue_limits *lim)
 {
-#ifdef FLASH_HAVE_LIMITS_UPDATE
-	struct queue_limits lim = queue_limits_start_update(q);
+	return queue_limits_commit_update_frozen(q, lim);
+}
 
-	lim.chunk_sectors = sectors;
-	return queue_limits_commit_update(q, &lim);
+static inline void flash_limits_cancel(struct request_queue *q)
+{
+	queue_limits_cancel_update(q);
+}
 #else
-	blk_queue_chunk_sectors(q, sectors);
+static inline struct queue_limits flash_limits_start(struct request_queue *q)
+{
+	return q->limits;
+}
+
+static inline int flash_limits_commit(struct request_queue *q,
+				      struct queue_limits *lim)
+{
+	blk_queue_chunk_sectors(q, lim->chunk_sectors);
+	return 0;
+}
+
+static inline void flash_limits_cancel(struct request_queue *q)
+{
+}
+#endif
+
+/* The device's atomic-write boundary in sectors; 0 if it has none. */
+static inline unsigned int
+flash_atomic_boundary_sectors(const struct queue_limits *lim)
+{
+#ifdef FLASH_HAVE_ATOMIC_WRITES
+	return lim->atomic_write_hw_max ?
+	       lim->atomic_write_hw_boundary >> SECTOR_SHIFT : 0;
+#else
 	return 0;
 #endif
 }

@@ -19,6 +19,8 @@
 #include <linux/slab.h>
 #include <linux/rbtree.h>
 #include <linux/jiffies.h>
+#include <linux/sched/mm.h>
+#include <linux/wait_bit.h>
 
 #include <trace/events/block.h>
 
@@ -26,10 +28,20 @@
 #include "blk.h"
 #include "blk-mq.h"
 #include "blk-mq-sched.h"
+#include "blk-cgroup.h"
 #include "flash-iosched.h"
 #include "compat.h"
 
 static struct kmem_cache *flash_seg_cache;
+
+/*
+ * Pieces of split writes come from flash's own bioset, not the disk's
+ * (which the core's own split in the same submission may be holding).
+ * flash_pieces counts the pieces not yet completed: the bioset must
+ * outlive them, so module exit waits for it to reach zero.
+ */
+static struct bio_set flash_bio_set;
+static atomic_t flash_pieces = ATOMIC_INIT(0);
 
 /*
  * Per-request state in rq->elv.priv[]:
@@ -70,7 +82,42 @@ static struct flash_segment *__flash_find_seg(struct flash_data *fd, u64 index)
 	return NULL;
 }
 
-/* Find or create the segment for @index; NULL if out of memory. */
+/*
+ * Segments are allocated ahead, never on the I/O path: a segment holds at
+ * least one queued write (or is the active one), so the pool needs one
+ * per scheduler tag, plus one.  Called at init and when nr_requests
+ * changes, with the queue frozen (so GFP_NOIO: reclaim must not wait for
+ * this queue).  Returns false if memory ran out; the segments allocated so
+ * far are kept, and a write that finds no free segment is queued unsorted.
+ */
+static bool flash_grow_segs(struct flash_data *fd)
+{
+	struct request_queue *q = fd->queue;
+	unsigned int want = q->nr_hw_queues *
+			    (q->nr_requests + q->tag_set->reserved_tags) + 1;
+	unsigned int have, added = 0;
+	LIST_HEAD(segs);
+
+	spin_lock(&fd->lock);
+	have = fd->nr_segs;
+	spin_unlock(&fd->lock);
+	while (have + added < want) {
+		struct flash_segment *seg;
+
+		seg = kmem_cache_zalloc(flash_seg_cache, GFP_NOIO | __GFP_NOWARN);
+		if (!seg)
+			break;
+		list_add(&seg->free, &segs);
+		added++;
+	}
+	spin_lock(&fd->lock);
+	fd->nr_segs += added;
+	list_splice(&segs, &fd->free_segs);
+	spin_unlock(&fd->lock);
+	return have + added >= want;
+}
+
+/* Find the segment for @index or take a free one; NULL if none is free. */
 static struct flash_segment *__flash_get_seg(struct flash_data *fd, u64 index)
 {
 	struct rb_node **p = &fd->segments.rb_node, *parent = NULL;
@@ -87,12 +134,10 @@ static struct flash_segment *__flash_get_seg(struct flash_data *fd, u64 index)
 		else
 			return seg;
 	}
-	if (fd->nr_spare)
-		seg = fd->spare[--fd->nr_spare];
-	else
-		seg = kmem_cache_zalloc(flash_seg_cache, GFP_ATOMIC);
+	seg = list_first_entry_or_null(&fd->free_segs, struct flash_segment, free);
 	if (!seg)
 		return NULL;
+	list_del(&seg->free);
 	seg->index = index;
 	seg->sort = RB_ROOT;
 	seg->bytes = 0;
@@ -101,24 +146,17 @@ static struct flash_segment *__flash_get_seg(struct flash_data *fd, u64 index)
 	return seg;
 }
 
-/*
- * Drop @seg if nothing is queued in it; the active segment is kept.  A
- * dropped segment goes to the spares while there is room: random writes
- * would otherwise allocate and free one per request.
- */
+/* Give @seg back to the pool if nothing is queued in it and it is not active. */
 static void __flash_put_seg(struct flash_data *fd, struct flash_segment *seg)
 {
 	lockdep_assert_held(&fd->lock);
 	if (seg->nr_rqs || seg == fd->active)
 		return;
 	rb_erase(&seg->node, &fd->segments);
-	if (fd->nr_spare < FLASH_SPARE_SEGS)
-		fd->spare[fd->nr_spare++] = seg;
-	else
-		kmem_cache_free(flash_seg_cache, seg);
+	list_add(&seg->free, &fd->free_segs);
 }
 
-/* File a queued write into its segment.  False if out of memory. */
+/* File a queued write into its segment.  False if no segment is free. */
 static bool __flash_add_write(struct flash_data *fd, struct request *rq)
 {
 	struct flash_segment *seg;
@@ -159,17 +197,27 @@ static void __flash_remove(struct flash_data *fd, struct request *rq)
 	list_del_init(&rq->queuelist);
 	if (flash_rq_seg(rq))
 		__flash_del_write(fd, rq);
-	else
+	else if (req_op(rq) == REQ_OP_READ)
 		elv_rb_del(&fd->read_sort, rq);
 	elv_rqhash_del(q, rq);
 	if (q->last_merge == rq)
 		q->last_merge = NULL;
 }
 
+/* Queue a write that has no segment: unsorted, after reads, with its deadline. */
+static void __flash_add_unsorted(struct flash_data *fd, struct request *rq)
+{
+	fd->stats.alloc_failures++;
+	elv_rqhash_del(fd->queue, rq);
+	if (fd->queue->last_merge == rq)
+		fd->queue->last_merge = NULL;
+	list_move_tail(&rq->queuelist, &fd->other_fifo);
+}
+
 /*
- * Re-file every queued write after erase_size changed.  Writes in flight
- * keep their slots, which count as open until they finish but no longer
- * match any segment.
+ * Re-file every queued write after erase_size changed, with the segments
+ * already allocated.  Writes in flight keep their slots, which count as
+ * open until they finish but no longer match any segment.
  */
 void flash_regroup(struct flash_data *fd)
 {
@@ -178,7 +226,7 @@ void flash_regroup(struct flash_data *fd)
 
 	lockdep_assert_held(&fd->lock);
 	rbtree_postorder_for_each_entry_safe(seg, tmp, &fd->segments, node)
-		kmem_cache_free(flash_seg_cache, seg);
+		list_add(&seg->free, &fd->free_segs);
 	fd->segments = RB_ROOT;
 	fd->nr_busy_segs = 0;
 	fd->active = NULL;
@@ -187,13 +235,8 @@ void flash_regroup(struct flash_data *fd)
 	fd->gen++;
 	list_for_each_entry_safe(rq, next, &fd->write_fifo, queuelist) {
 		rq->elv.priv[0] = NULL;
-		if (!__flash_add_write(fd, rq)) {
-			fd->stats.alloc_failures++;
-			elv_rqhash_del(fd->queue, rq);
-			if (fd->queue->last_merge == rq)
-				fd->queue->last_merge = NULL;
-			list_move_tail(&rq->queuelist, &fd->dispatch);
-		}
+		if (!__flash_add_write(fd, rq))
+			__flash_add_unsorted(fd, rq);
 	}
 }
 
@@ -246,6 +289,18 @@ static struct request *flash_seg_ceiling(struct flash_segment *seg, u64 pos)
 	return found;
 }
 
+/* True if @seg was the active segment before the current one. */
+static bool __flash_is_prev(struct flash_data *fd, struct flash_segment *seg)
+{
+	return fd->has_prev && seg->index == fd->prev_index;
+}
+
+/* True if the active pair has used up its budget: an erase block's worth. */
+static bool __flash_budget_spent(struct flash_data *fd)
+{
+	return fd->budget_used >= fd->geom.erase_sectors;
+}
+
 /*
  * Pick the segment to drain next, called when the active one has nothing
  * left above its cursor, its budget is spent or a write expired: the
@@ -253,45 +308,55 @@ static struct request *flash_seg_ceiling(struct flash_segment *seg, u64 pos)
  * with the most queued bytes.  The active segment comes back (from its
  * lowest write) only if no other segment has writes: going backwards
  * costs a linear-only card as much as a switch, and what is left there
- * meanwhile grows into a longer ascending run.  The caller waits if the
- * chosen segment cannot be opened yet: waiting for a slot beats writing
- * another erase block or going backwards.
+ * meanwhile grows into a longer ascending run.  The active and previous
+ * segments share one budget (they take turns, see __flash_next_write()):
+ * once it is spent, neither is picked while a third segment has writes.
+ * The caller waits if the chosen segment cannot be opened yet: waiting
+ * for a slot beats writing another erase block or going backwards.
  */
 static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 						bool write_due)
 {
-	struct flash_segment *seg, *best = NULL;
+	bool spent = __flash_budget_spent(fd);
+	struct flash_segment *seg, *best = NULL, *prev = NULL;
 	struct rb_node *n;
 
-	if (write_due) {
-		best = flash_rq_seg(list_first_entry(&fd->write_fifo,
+	if (write_due)
+		return flash_rq_seg(list_first_entry(&fd->write_fifo,
 						     struct request, queuelist));
-	} else {
-		for (n = rb_first(&fd->segments); n; n = rb_next(n)) {
-			seg = rb_entry(n, struct flash_segment, node);
-			if (!seg->nr_rqs || seg == fd->active)
-				continue;
-			if (!best || seg->bytes > best->bytes)
-				best = seg;
+	for (n = rb_first(&fd->segments); n; n = rb_next(n)) {
+		seg = rb_entry(n, struct flash_segment, node);
+		if (!seg->nr_rqs || seg == fd->active)
+			continue;
+		if (spent && __flash_is_prev(fd, seg)) {
+			prev = seg;
+			continue;
 		}
-		if (!best && fd->active && fd->active->nr_rqs)
-			best = fd->active;
+		if (!best || seg->bytes > best->bytes)
+			best = seg;
 	}
-	return best;
+	if (!best && fd->active && fd->active->nr_rqs)
+		best = fd->active;
+	return best ? best : prev;
 }
 
-/* Make @seg the active segment. */
+/*
+ * Make @seg the active segment.  The budget starts again when a segment
+ * other than the active and previous ones is chosen, or when the pair's
+ * budget was spent and nothing else is waiting.
+ */
 static void __flash_activate(struct flash_data *fd, struct flash_segment *seg)
 {
 	struct flash_segment *old = fd->active;
 
 	if (old == seg) {
-		if (fd->budget_used >= fd->geom.erase_sectors)
+		if (__flash_budget_spent(fd))
 			fd->budget_used = 0;
 		return;
 	}
+	if (!__flash_is_prev(fd, seg) || __flash_budget_spent(fd))
+		fd->budget_used = 0;
 	fd->active = seg;
-	fd->budget_used = 0;
 	if (old) {
 		fd->has_prev = true;
 		fd->prev_index = old->index;
@@ -383,11 +448,28 @@ static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
 	return true;
 }
 
+/*
+ * Something that held writes back has changed: let has_work() say yes
+ * again and run the queue.  Any context; the run is asynchronous, and
+ * with QUEUE_FLAG_SQ_SCHED it reaches the hctx that dispatches.
+ */
+static void flash_release_writes(struct flash_data *fd)
+{
+	WRITE_ONCE(fd->writes_held, false);
+	blk_mq_run_hw_queues(fd->queue, true);
+}
+
+/* A tunable that can hold writes back changed (sysfs store). */
+void flash_tunables_changed(struct flash_data *fd)
+{
+	flash_release_writes(fd);
+}
+
 static enum hrtimer_restart flash_wait_timer_fn(struct hrtimer *timer)
 {
 	struct flash_data *fd = container_of(timer, struct flash_data, wait_timer);
 
-	blk_mq_run_hw_queues(fd->queue, true);
+	flash_release_writes(fd);
 	return HRTIMER_NORESTART;
 }
 
@@ -426,14 +508,14 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	if (list_empty(&fd->write_fifo))
 		return NULL;
 	if (seg && seg->nr_rqs &&
-	    !(fd->budget_used >= fd->geom.erase_sectors && fd->nr_busy_segs > 1)) {
+	    !(__flash_budget_spent(fd) && fd->nr_busy_segs > 1)) {
 		struct request *oldest = list_first_entry(&fd->write_fifo,
 							  struct request, queuelist);
 
 		if (!write_due || flash_rq_seg(oldest) == seg)
 			rq = flash_seg_ceiling(seg, fd->cursor);
 	}
-	if (rq && !write_due) {
+	if (rq && !write_due && !__flash_budget_spent(fd)) {
 		alt = __flash_prev_ceiling(fd, &prev);
 		if (alt && blk_rq_sectors(alt) >= 2 * blk_rq_sectors(rq) &&
 		    __flash_open_slot(fd, prev)) {
@@ -447,7 +529,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 			goto wait;
 		if (seg == fd->active)
 			rq = flash_seg_ceiling(seg, fd->cursor);
-		else if (fd->has_prev && seg->index == fd->prev_index)
+		else if (__flash_is_prev(fd, seg))
 			rq = flash_seg_ceiling(seg, fd->prev_cursor);
 		if (!rq)
 			rq = rb_entry_rq(rb_first(&seg->sort));
@@ -469,7 +551,6 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	fd->stats.dispatched_writes++;
 	return rq;
 wait:
-	fd->stats.held_back++;
 	return NULL;
 }
 
@@ -479,19 +560,33 @@ static struct request *__flash_take_read(struct flash_data *fd, struct request *
 		fd->stats.expired_reads++;
 	__flash_remove(fd, rq);
 	fd->stats.dispatched_reads++;
+	fd->last_was_read = true;
+	return rq;
+}
+
+/* Dispatch the oldest discard, secure erase, write zeroes or unsorted write. */
+static struct request *__flash_take_other(struct flash_data *fd, struct request *rq)
+{
+	if (flash_rq_expired(rq))
+		fd->stats.expired_writes++;
+	__flash_remove(fd, rq);
+	fd->stats.dispatched_other++;
+	fd->last_was_read = false;
 	return rq;
 }
 
 /*
  * Order of service: the dispatch list; then reads, oldest first, unless
- * the oldest write has expired and the last request was a read (then reads
- * and writes alternate), or the oldest read has expired as well; then
- * writes by segment.
+ * the oldest write (or discard) has expired and the last request was a
+ * read (then reads and writes alternate), or the oldest read has expired
+ * as well; then discards, secure erases, write zeroes and unsorted writes,
+ * oldest first, unless the oldest sorted write expired; then writes by
+ * segment.  *held is set if queued writes must wait.
  */
 static struct request *__flash_dispatch(struct flash_data *fd, bool *held)
 {
-	struct request *rq, *read;
-	bool write_due;
+	struct request *rq, *read, *other;
+	bool write_due, other_due;
 
 	lockdep_assert_held(&fd->lock);
 	rq = list_first_entry_or_null(&fd->dispatch, struct request, queuelist);
@@ -502,12 +597,15 @@ static struct request *__flash_dispatch(struct flash_data *fd, bool *held)
 	}
 
 	read = list_first_entry_or_null(&fd->read_fifo, struct request, queuelist);
+	other = list_first_entry_or_null(&fd->other_fifo, struct request, queuelist);
 	rq = list_first_entry_or_null(&fd->write_fifo, struct request, queuelist);
 	write_due = rq && flash_rq_expired(rq);
-	if (read && (!write_due || !fd->last_was_read || flash_rq_expired(read))) {
-		fd->last_was_read = true;
+	other_due = other && flash_rq_expired(other);
+	if (read && (!(write_due || other_due) || !fd->last_was_read ||
+		     flash_rq_expired(read)))
 		return __flash_take_read(fd, read);
-	}
+	if (other && !write_due)
+		return __flash_take_other(fd, other);
 
 	rq = __flash_next_write(fd, write_due);
 	if (rq) {
@@ -515,14 +613,21 @@ static struct request *__flash_dispatch(struct flash_data *fd, bool *held)
 		return rq;
 	}
 	*held = !list_empty(&fd->write_fifo);
-	if (read) {
-		fd->last_was_read = true;
+	if (read)
 		return __flash_take_read(fd, read);
-	}
+	if (other)
+		return __flash_take_other(fd, other);
 	return NULL;
 }
 
-/* Called from blk_mq_run_hw_queue() -> __blk_mq_sched_dispatch_requests(). */
+/*
+ * Called from blk_mq_run_hw_queue() -> __blk_mq_sched_dispatch_requests().
+ *
+ * When only held writes are left, writes_held makes has_work() say no, so
+ * the core does not poll; whatever releases them runs the queue.  A write
+ * may finish between the decision and the flag: the flag is set, then the
+ * decision taken again (the barrier pairs with flash_finish_request()).
+ */
 static struct request *flash_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct flash_data *fd = hctx->queue->elevator->elevator_data;
@@ -531,23 +636,29 @@ static struct request *flash_dispatch_request(struct blk_mq_hw_ctx *hctx)
 
 	spin_lock(&fd->lock);
 	rq = __flash_dispatch(fd, &held);
+	if (!rq && held) {
+		WRITE_ONCE(fd->writes_held, true);
+		smp_mb();
+		rq = __flash_dispatch(fd, &held);
+		if (!rq)
+			fd->stats.held_back++;
+	}
 	spin_unlock(&fd->lock);
 
 	if (rq)
 		rq->rq_flags |= RQF_STARTED;
-	else if (held)
-		/* a finishing write frees a slot and reruns the queue */
-		blk_mq_sched_mark_restart_hctx(hctx);
 	return rq;
 }
 
+/* Lockless, any context: true if dispatch would return a request. */
 static bool flash_has_work(struct blk_mq_hw_ctx *hctx)
 {
 	struct flash_data *fd = hctx->queue->elevator->elevator_data;
 
 	return !list_empty_careful(&fd->dispatch) ||
 	       !list_empty_careful(&fd->read_fifo) ||
-	       !list_empty_careful(&fd->write_fifo);
+	       !list_empty_careful(&fd->other_fifo) ||
+	       (!list_empty_careful(&fd->write_fifo) && !READ_ONCE(fd->writes_held));
 }
 
 static void __flash_insert(struct flash_data *fd, struct request *rq,
@@ -560,12 +671,15 @@ static void __flash_insert(struct flash_data *fd, struct request *rq,
 	trace_block_rq_insert(rq);
 	fd->stats.inserted++;
 
-	if (flash_insert_at_head(flags)) {
+	/* requeued requests; passthrough and flush never come here */
+	if (flash_insert_at_head(flags) || WARN_ON_ONCE(blk_rq_is_passthrough(rq))) {
 		list_add(&rq->queuelist, &fd->dispatch);
 		return;
 	}
-	if (blk_rq_is_passthrough(rq) || (op != REQ_OP_READ && op != REQ_OP_WRITE)) {
-		list_add_tail(&rq->queuelist, &fd->dispatch);
+	if (op != REQ_OP_READ && op != REQ_OP_WRITE) {
+		/* discard, secure erase, write zeroes: a write's deadline, no merges */
+		rq->fifo_time = jiffies + fd->write_expire;
+		list_add_tail(&rq->queuelist, &fd->other_fifo);
 		return;
 	}
 
@@ -580,8 +694,9 @@ static void __flash_insert(struct flash_data *fd, struct request *rq,
 		rq->fifo_time = jiffies + fd->write_expire;
 		list_add_tail(&rq->queuelist, &fd->write_fifo);
 	} else {
+		rq->fifo_time = jiffies + fd->write_expire;
 		fd->stats.alloc_failures++;
-		list_add_tail(&rq->queuelist, &fd->dispatch);
+		list_add_tail(&rq->queuelist, &fd->other_fifo);
 		return;
 	}
 	if (rq_mergeable(rq)) {
@@ -603,6 +718,8 @@ static void flash_insert_requests(struct blk_mq_hw_ctx *hctx,
 		list_del_init(&rq->queuelist);
 		__flash_insert(fd, rq, flags);
 	}
+	/* a new request may be dispatchable while the others wait */
+	WRITE_ONCE(fd->writes_held, false);
 	spin_unlock(&fd->lock);
 }
 
@@ -614,28 +731,40 @@ static void flash_prepare_request(struct request *rq)
 }
 
 /*
- * Callback from blk_mq_free_request() and blk_mq_requeue_request(), possibly
- * in interrupt context: only atomics are touched (the slot's counter and
- * when a write last finished).
+ * Callback from blk_mq_free_request(), possibly in interrupt context: only
+ * atomics and writes_held are touched.  A requeued write keeps its slot:
+ * it is still outstanding and finishes here later.
  */
 static void flash_finish_request(struct request *rq)
 {
 	struct flash_slot *slot = flash_rq_slot(rq);
+	struct flash_data *fd;
 
-	if (slot) {
-		struct flash_data *fd = rq->q->elevator->elevator_data;
-
-		rq->elv.priv[1] = NULL;
-		atomic64_set(&fd->write_done_ns, ktime_get_ns());
-		atomic_dec(&slot->inflight);
-	}
+	if (!slot)
+		return;
+	fd = rq->q->elevator->elevator_data;
+	rq->elv.priv[1] = NULL;
+	atomic64_set(&fd->write_done_ns, ktime_get_ns());
+	atomic_dec(&slot->inflight);
+	/* pairs with the barrier in flash_dispatch_request() */
+	smp_mb__after_atomic();
+	if (READ_ONCE(fd->writes_held))
+		flash_release_writes(fd);
 }
 
-/* Is a request covering [pos, pos + nr) in direction @rq acceptable? */
+/*
+ * May [a, a_end) and [b, b_end), adjacent in that order, become one request
+ * in direction @rq?  The core asks about neighbours that are not adjacent
+ * too (its last_merge hint, sort-tree neighbours); those cannot merge and
+ * are neither refused nor counted.
+ */
 static bool __flash_merge_ok(struct flash_data *fd, struct request *rq,
-			     u64 pos, u64 nr)
+			     u64 a, u64 a_end, u64 b, u64 b_end)
 {
-	if (flash_range_ok(&fd->geom, fd->split, rq_data_dir(rq) == WRITE, pos, nr))
+	if (a_end != b)
+		return true;
+	if (flash_range_ok(&fd->geom, fd->split, rq_data_dir(rq) == WRITE,
+			   a, b_end - a))
 		return true;
 	fd->stats.merges_refused++;
 	return false;
@@ -646,9 +775,12 @@ static bool flash_allow_merge(struct request_queue *q, struct request *rq,
 			      struct bio *bio)
 {
 	struct flash_data *fd = q->elevator->elevator_data;
-	u64 pos = min_t(u64, blk_rq_pos(rq), bio->bi_iter.bi_sector);
+	u64 pos = blk_rq_pos(rq), end = pos + blk_rq_sectors(rq);
+	u64 bpos = bio->bi_iter.bi_sector, bend = bio_end_sector(bio);
 
-	return __flash_merge_ok(fd, rq, pos, blk_rq_sectors(rq) + bio_sectors(bio));
+	if (bpos < pos)
+		return __flash_merge_ok(fd, rq, bpos, bend, pos, end);
+	return __flash_merge_ok(fd, rq, pos, end, bpos, bend);
 }
 
 /*
@@ -662,7 +794,8 @@ static struct request *flash_former_request(struct request_queue *q,
 	struct request *prev = elv_rb_former_request(q, rq);
 
 	if (prev && !__flash_merge_ok(fd, rq, blk_rq_pos(prev),
-				      blk_rq_sectors(prev) + blk_rq_sectors(rq)))
+				      blk_rq_pos(prev) + blk_rq_sectors(prev),
+				      blk_rq_pos(rq), blk_rq_pos(rq) + blk_rq_sectors(rq)))
 		return NULL;
 	return prev;
 }
@@ -674,7 +807,8 @@ static struct request *flash_next_request(struct request_queue *q,
 	struct request *next = elv_rb_latter_request(q, rq);
 
 	if (next && !__flash_merge_ok(fd, rq, blk_rq_pos(rq),
-				      blk_rq_sectors(rq) + blk_rq_sectors(next)))
+				      blk_rq_pos(rq) + blk_rq_sectors(rq),
+				      blk_rq_pos(next), blk_rq_pos(next) + blk_rq_sectors(next)))
 		return NULL;
 	return next;
 }
@@ -737,22 +871,54 @@ static void flash_requests_merged(struct request_queue *q, struct request *rq,
 }
 
 /*
+ * A piece of a split write completed: pass its status to the rest of the
+ * write (which holds a count for it, bio_inc_remaining()) and let it go.
+ * The piece's count is dropped last: module exit waits for it.
+ */
+static void flash_piece_endio(struct bio *piece)
+{
+	struct bio *rest = piece->bi_private;
+
+	if (piece->bi_status && !rest->bi_status)
+		rest->bi_status = piece->bi_status;
+	bio_put(piece);
+	bio_endio(rest);
+	if (atomic_dec_and_test(&flash_pieces))
+		wake_up_var(&flash_pieces);
+}
+
+/*
  * Cut the write @bio so that its first @sectors go down as a piece of their
  * own, never merged, and the rest is submitted again (and cut again if
- * needed).  Consumes @bio and returns true, or false if the split failed
- * and @bio should be queued whole.
+ * needed).  The piece was accounted and throttled as part of @bio, which
+ * the core already did: it is not counted twice.  Consumes @bio and
+ * returns true, or false if the split failed and @bio should be queued
+ * whole.
  */
-static bool flash_split_bio(struct request_queue *q, struct bio *bio,
+static bool flash_split_bio(struct flash_data *fd, struct bio *bio,
 			    unsigned int sectors)
 {
-	struct bio *piece = bio_split(bio, sectors, GFP_NOIO,
-				      flash_split_bioset(bio));
+	struct bio *piece = bio_split(bio, sectors, GFP_NOIO, &flash_bio_set);
 
-	if (!piece)
+	if (IS_ERR_OR_NULL(piece))
 		return false;
+	atomic_inc(&flash_pieces);
 	piece->bi_opf |= REQ_NOMERGE;
-	bio_chain(piece, bio);
+	bio_clear_polled(piece);
+	bio_clear_polled(bio);
+	if (bio_flagged(bio, BIO_CGROUP_ACCT))
+		bio_set_flag(piece, BIO_CGROUP_ACCT);
+	if (bio_flagged(bio, BIO_BPS_THROTTLED))
+		bio_set_flag(piece, BIO_BPS_THROTTLED);
+	blkcg_bio_issue_init(piece);
+	piece->bi_private = bio;
+	piece->bi_end_io = flash_piece_endio;
+	bio_inc_remaining(bio);
 	trace_block_split(piece, bio->bi_iter.bi_sector);
+
+	spin_lock(&fd->lock);
+	fd->stats.splits++;
+	spin_unlock(&fd->lock);
 	submit_bio_noacct(piece);
 	submit_bio_noacct(bio);
 	return true;
@@ -764,7 +930,8 @@ static unsigned int __flash_split_len(struct flash_data *fd, struct bio *bio)
 	u64 n;
 
 	if (bio_op(bio) != REQ_OP_WRITE || fd->split == FLASH_SPLIT_OFF ||
-	    (bio->bi_opf & FLASH_REQ_NOSPLIT) || bio_integrity(bio))
+	    !bio_sectors(bio) || (bio->bi_opf & FLASH_REQ_NOSPLIT) ||
+	    bio_integrity(bio))
 		return 0;
 	n = flash_first_piece(&fd->geom, fd->split, bio->bi_iter.bi_sector,
 			      bio_sectors(bio));
@@ -773,64 +940,60 @@ static unsigned int __flash_split_len(struct flash_data *fd, struct bio *bio)
 
 /*
  * Called from blk_mq_submit_bio() for every mergeable bio not merged in the
- * plug: the place where writes are cut to the card's geometry.
+ * plug.  A write that merges into a queued request (allow_merge decides
+ * whether the result is acceptable) stays whole; one that does not is cut
+ * to the card's geometry here.
  */
 static bool flash_bio_merge(struct request_queue *q, struct bio *bio,
 			    unsigned int nr_segs)
 {
 	struct flash_data *fd = q->elevator->elevator_data;
+	unsigned int bytes = bio->bi_iter.bi_size;
+	sector_t pos = bio->bi_iter.bi_sector;
 	struct request *free = NULL;
-	unsigned int cut;
-	bool merged = false;
+	unsigned int cut = 0;
+	bool merged;
 
 	spin_lock(&fd->lock);
-	cut = __flash_split_len(fd, bio);
-	if (cut) {
-		fd->stats.splits++;
-	} else {
-		unsigned int bytes = bio->bi_iter.bi_size;
-		sector_t pos = bio->bi_iter.bi_sector;
+	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	if (merged && bio_op(bio) == REQ_OP_WRITE) {
+		struct flash_segment *seg;
 
-		merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
-		if (merged && bio_data_dir(bio) == WRITE) {
-			struct flash_segment *seg;
-
-			seg = __flash_find_seg(fd, flash_seg_index(&fd->geom, pos));
-			if (!WARN_ON_ONCE(!seg))
-				seg->bytes += bytes;
-		}
+		seg = __flash_find_seg(fd, flash_seg_index(&fd->geom, pos));
+		if (!WARN_ON_ONCE(!seg))
+			seg->bytes += bytes;
+	} else if (!merged) {
+		cut = __flash_split_len(fd, bio);
 	}
 	spin_unlock(&fd->lock);
 
 	if (free)
 		blk_mq_free_request(free);
 	if (cut)
-		return flash_split_bio(q, bio, cut);
+		return flash_split_bio(fd, bio, cut);
 	return merged;
 }
 
-/*
- * Apply erase_size as the queue's chunk_sectors, so that the core never
- * builds or merges a read or write across an erase block.  Not from the
- * sysfs store: it holds e->sysfs_lock, which elevator exit takes frozen.
- */
-static void flash_limits_workfn(struct work_struct *work)
+/* Free every segment, in the tree and in the pool. */
+static void flash_free_segs(struct flash_data *fd)
 {
-	struct flash_data *fd = container_of(work, struct flash_data, limits_work);
-	unsigned int sectors;
+	struct flash_segment *seg, *tmp;
 
-	spin_lock(&fd->lock);
-	sectors = fd->geom.erase_sectors;
-	spin_unlock(&fd->lock);
-	if (flash_set_chunk_sectors(fd->queue, sectors))
-		pr_warn("flash: %s: could not set chunk_sectors to %u\n",
-			fd->queue->disk->disk_name, sectors);
+	rbtree_postorder_for_each_entry_safe(seg, tmp, &fd->segments, node)
+		kmem_cache_free(flash_seg_cache, seg);
+	list_for_each_entry_safe(seg, tmp, &fd->free_segs, free)
+		kmem_cache_free(flash_seg_cache, seg);
 }
 
+/*
+ * Called from elevator_switch() with the queue frozen: allocations must
+ * not recurse into I/O on it (GFP_NOIO scope).
+ */
 static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
 {
 	struct elevator_queue *eq;
 	struct flash_data *fd;
+	unsigned int noio;
 	int ret = -ENOMEM;
 
 	if (blk_queue_is_zoned(q)) {
@@ -839,9 +1002,10 @@ static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
 		return -EOPNOTSUPP;
 	}
 
+	noio = memalloc_noio_save();
 	eq = elevator_alloc(q, e);
 	if (!eq)
-		return ret;
+		goto restore;
 	fd = kzalloc_node(sizeof(*fd), GFP_KERNEL, q->node);
 	if (!fd)
 		goto put_eq;
@@ -852,30 +1016,33 @@ static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
 	INIT_LIST_HEAD(&fd->dispatch);
 	INIT_LIST_HEAD(&fd->read_fifo);
 	INIT_LIST_HEAD(&fd->write_fifo);
+	INIT_LIST_HEAD(&fd->other_fifo);
+	INIT_LIST_HEAD(&fd->free_segs);
 	fd->read_sort = RB_ROOT;
 	fd->segments = RB_ROOT;
-	INIT_WORK(&fd->limits_work, flash_limits_workfn);
 	hrtimer_init(&fd->wait_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	fd->wait_timer.function = flash_wait_timer_fn;
 	flash_set_defaults(fd, q);
-
-	fd->orig_chunk_sectors = q->limits.chunk_sectors;
-	ret = flash_set_chunk_sectors(q, fd->geom.erase_sectors);
-	if (ret) {
-		pr_warn("flash: %s: cannot set chunk_sectors (%d)\n",
-			q->disk ? q->disk->disk_name : "queue", ret);
-		goto free_fd;
-	}
+	if (!flash_grow_segs(fd))
+		goto free_segs;
+	fd->limits = flash_limits_attach(q, fd->geom.erase_sectors);
+	if (!fd->limits)
+		pr_warn("flash: %s: erase blocks enforced by merges only, not chunk_sectors\n",
+			q->disk ? q->disk->disk_name : "queue");
+	memalloc_noio_restore(noio);
 
 	/* one set of queues for the whole device, whatever the hctx */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
 	q->elevator = eq;
 	return 0;
 
-free_fd:
+free_segs:
+	flash_free_segs(fd);
 	kfree(fd);
 put_eq:
 	kobject_put(&eq->kobj);
+restore:
+	memalloc_noio_restore(noio);
 	return ret;
 }
 
@@ -883,21 +1050,30 @@ put_eq:
 static void flash_exit_sched(struct elevator_queue *e)
 {
 	struct flash_data *fd = e->elevator_data;
-	struct flash_segment *seg, *tmp;
 
 	hrtimer_cancel(&fd->wait_timer);
-	cancel_work_sync(&fd->limits_work);
-	if (flash_set_chunk_sectors(fd->queue, fd->orig_chunk_sectors))
-		pr_warn("flash: could not restore chunk_sectors\n");
+	if (fd->limits)
+		flash_limits_detach(fd->limits);
 
 	WARN_ON_ONCE(!list_empty(&fd->dispatch));
 	WARN_ON_ONCE(!list_empty(&fd->read_fifo));
 	WARN_ON_ONCE(!list_empty(&fd->write_fifo));
-	rbtree_postorder_for_each_entry_safe(seg, tmp, &fd->segments, node)
-		kmem_cache_free(flash_seg_cache, seg);
-	while (fd->nr_spare)
-		kmem_cache_free(flash_seg_cache, fd->spare[--fd->nr_spare]);
+	WARN_ON_ONCE(!list_empty(&fd->other_fifo));
+	flash_free_segs(fd);
 	kfree(fd);
+}
+
+/*
+ * nr_requests changed (blk_mq_update_nr_requests(), queue frozen): more
+ * writes may be queued, so the segment pool grows to match.
+ */
+static void flash_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	struct flash_data *fd = hctx->queue->elevator->elevator_data;
+
+	if (!flash_grow_segs(fd))
+		pr_warn("flash: %s: no memory for segments; some writes will be queued unsorted\n",
+			hctx->queue->disk ? hctx->queue->disk->disk_name : "queue");
 }
 
 static struct elevator_type flash_sched = {
@@ -906,7 +1082,6 @@ static struct elevator_type flash_sched = {
 		.dispatch_request	= flash_dispatch_request,
 		.prepare_request	= flash_prepare_request,
 		.finish_request		= flash_finish_request,
-		.requeue_request	= flash_finish_request,
 		.next_request		= flash_next_request,
 		.former_request		= flash_former_request,
 		.bio_merge		= flash_bio_merge,
@@ -915,6 +1090,7 @@ static struct elevator_type flash_sched = {
 		.request_merged		= flash_request_merged,
 		.requests_merged	= flash_requests_merged,
 		.has_work		= flash_has_work,
+		.depth_updated		= flash_depth_updated,
 		.init_sched		= flash_init_sched,
 		.exit_sched		= flash_exit_sched,
 	},
@@ -929,20 +1105,38 @@ MODULE_ALIAS("flash-iosched");
 
 static int __init flash_init(void)
 {
-	int ret;
+	int ret = -ENOMEM;
 
 	flash_seg_cache = KMEM_CACHE(flash_segment, 0);
 	if (!flash_seg_cache)
-		return -ENOMEM;
+		return ret;
+	ret = bioset_init(&flash_bio_set, BIO_POOL_SIZE, 0, 0);
+	if (ret)
+		goto destroy_cache;
+	ret = flash_limits_init();
+	if (ret)
+		goto exit_bioset;
 	ret = elv_register(&flash_sched);
 	if (ret)
-		kmem_cache_destroy(flash_seg_cache);
+		goto exit_limits;
+	return 0;
+
+exit_limits:
+	flash_limits_exit();
+exit_bioset:
+	bioset_exit(&flash_bio_set);
+destroy_cache:
+	kmem_cache_destroy(flash_seg_cache);
 	return ret;
 }
 
 static void __exit flash_exit(void)
 {
 	elv_unregister(&flash_sched);
+	flash_limits_exit();
+	/* split pieces may still be on their way after the last detach */
+	wait_var_event(&flash_pieces, !atomic_read(&flash_pieces));
+	bioset_exit(&flash_bio_set);
 	kmem_cache_destroy(flash_seg_cache);
 }
 

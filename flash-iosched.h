@@ -50,7 +50,6 @@ static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
 #define FLASH_MAX_WRITE_DEPTH	256u
 #define FLASH_WRITE_WAIT_MAX_US	1000000u
 #define FLASH_INTERLEAVE_WRITES	1024u	/* writes that write_wait_us covers */
-#define FLASH_SPARE_SEGS	32u	/* empty segments kept for reuse */
 
 /* How writes are cut before they are queued (the "split" attribute). */
 enum flash_split {
@@ -222,6 +221,7 @@ struct elv_fs_entry;
 /* The writes queued for one erase block, sorted by sector. */
 struct flash_segment {
 	struct rb_node node;		/* in flash_data.segments, by index */
+	struct list_head free;		/* in flash_data.free_segs while unused */
 	u64 index;			/* erase block number on the whole disk */
 	struct rb_root sort;		/* queued writes by sector (elv_rb) */
 	unsigned int nr_rqs;
@@ -243,14 +243,14 @@ struct flash_stats {
 	u64 inserted;
 	u64 dispatched_reads;
 	u64 dispatched_writes;
-	u64 dispatched_other;		/* flush, discard, passthrough, at-head */
+	u64 dispatched_other;		/* discard, secure erase, write zeroes, at-head */
 	u64 expired_reads;		/* dispatched past their deadline */
 	u64 expired_writes;
 	u64 merges_refused;
 	u64 splits;
 	u64 switches;			/* active segment changed */
-	u64 held_back;			/* write dispatch waited: slot, depth or wait */
-	u64 alloc_failures;		/* writes sent unsorted: no memory for a segment */
+	u64 held_back;			/* dispatch found only writes that must wait */
+	u64 alloc_failures;		/* writes queued unsorted: no free segment */
 	u64 interleaved;		/* a write arrived below the cursor, one in flight */
 	u64 write_waits;		/* write dispatch waited for write_wait_us */
 };
@@ -260,25 +260,35 @@ struct flash_data {
 	struct request_queue *queue;
 
 	spinlock_t lock;		/* everything below but the atomics */
-	struct list_head dispatch;	/* sent first, in order: at-head, non-rw */
+	struct list_head dispatch;	/* sent first, in order: at-head (requeued) */
 	struct list_head read_fifo;	/* queued reads, oldest first */
 	struct rb_root read_sort;	/* queued reads by sector, for merges */
 	struct list_head write_fifo;	/* queued writes, oldest first */
+	struct list_head other_fifo;	/* discard, secure erase, write zeroes and
+					 * writes without a segment; oldest first */
 	struct rb_root segments;	/* flash_segment by index */
-	struct flash_segment *spare[FLASH_SPARE_SEGS];	/* unused segments */
-	unsigned int nr_spare;
+	struct list_head free_segs;	/* allocated, unused segments */
+	unsigned int nr_segs;		/* segments allocated (used and free) */
 	unsigned int nr_busy_segs;	/* segments with queued writes */
 	struct flash_segment *active;	/* writes are drained from here */
 	u64 cursor;			/* next sector expected in active */
 	bool has_prev;			/* prev_index and prev_cursor are set */
 	u64 prev_index;			/* the segment active before this one */
 	u64 prev_cursor;		/* where writes to it stopped */
-	u64 budget_used;		/* sectors dispatched since active was chosen */
+	u64 budget_used;		/* sectors dispatched since a segment other
+					 * than active and prev was chosen */
 	bool last_was_read;
 	u64 burst_start_ns;		/* when the oldest queued write's burst began */
 	unsigned int interleave_left;	/* write_wait_us applies to this many writes */
 	struct hrtimer wait_timer;	/* reruns the queue when a write_wait ends */
 	atomic64_t write_done_ns;	/* when a write last finished */
+	/*
+	 * Queued writes can only wait (open_segments, write_depth or a wait):
+	 * has_work() says no until a write finishes, the wait timer fires, a
+	 * request is inserted or a tunable changes; each of these clears it
+	 * and runs the queue.  Lockless: set under lock, cleared anywhere.
+	 */
+	bool writes_held;
 	unsigned int gen;		/* bumped when erase_size changes */
 	struct flash_slot slots[FLASH_MAX_OPEN];
 	struct flash_stats stats;
@@ -292,13 +302,20 @@ struct flash_data {
 	unsigned int write_depth;	/* writes in flight per open segment */
 	unsigned int write_wait_us;	/* 0: never wait */
 
-	/* queue limits owned while attached */
-	unsigned int orig_chunk_sectors;
-	struct work_struct limits_work;	/* applies geom.erase_sectors as chunk_sectors */
+	struct flash_limits *limits;	/* chunk_sectors; NULL if not managed */
 };
 
 /* flash-iosched.c */
 void flash_regroup(struct flash_data *fd);
+void flash_tunables_changed(struct flash_data *fd);
+
+/* limits.c */
+struct flash_limits *flash_limits_attach(struct request_queue *q,
+					 unsigned int sectors);
+void flash_limits_update(struct flash_limits *fl, unsigned int sectors);
+void flash_limits_detach(struct flash_limits *fl);
+int flash_limits_init(void);
+void flash_limits_exit(void);
 
 /* sysfs.c */
 extern struct elv_fs_entry flash_attrs[];

@@ -95,8 +95,9 @@ static ssize_t flash_erase_size_show(struct elevator_queue *e, char *page)
 }
 
 /*
- * Queued writes are re-filed at once; chunk_sectors follows from a work
- * item, because queue limits must not be changed under e->sysfs_lock.
+ * Queued writes are re-filed at once, into segments already allocated;
+ * chunk_sectors follows from a work item (limits.c), because queue limits
+ * must not be changed under e->sysfs_lock.
  */
 static ssize_t flash_erase_size_store(struct elevator_queue *e, const char *page,
 				      size_t count)
@@ -118,8 +119,11 @@ static ssize_t flash_erase_size_store(struct elevator_queue *e, const char *page
 		ret = count;
 	}
 	spin_unlock(&fd->lock);
-	if (changed)
-		schedule_work(&fd->limits_work);
+	if (changed) {
+		if (fd->limits)
+			flash_limits_update(fd->limits, val >> FLASH_SECTOR_SHIFT);
+		flash_tunables_changed(fd);
+	}
 	return ret;
 }
 
@@ -173,7 +177,11 @@ static ssize_t flash_write_expire_store(struct elevator_queue *e, const char *pa
 	return flash_store_ms(fd, page, count, &fd->write_expire_ms, &fd->write_expire);
 }
 
-/* Store a number from @min to @max. */
+/*
+ * Store a number from @min to @max into a tunable that decides whether
+ * writes wait (open_segments, write_depth, write_wait_us): held writes
+ * are looked at again.
+ */
 static ssize_t flash_store_uint(struct flash_data *fd, const char *page,
 				size_t count, unsigned int *field,
 				unsigned int min, unsigned int max)
@@ -185,6 +193,7 @@ static ssize_t flash_store_uint(struct flash_data *fd, const char *page,
 	spin_lock(&fd->lock);
 	*field = val;
 	spin_unlock(&fd->lock);
+	flash_tunables_changed(fd);
 	return count;
 }
 
