@@ -7,6 +7,8 @@
 # make demo         boot QEMU's SD card, compare mq-deadline and flash
 # make bench        every fio job x scheduler x card model (QUICK=1: short)
 # make sparse       the module through sparse (C=2) and W=1
+# make debug-module flash.ko for the debug kernel (scripts/build-debug-kernel),
+#                   in .cache/debug-build/
 
 include scripts/kernel-version
 
@@ -21,6 +23,12 @@ module:
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) KSRC=$(KSRC) C=2 W=1 modules
+
+# kbuild builds in place: the debug build works in a copy of the sources
+debug-module:
+	d=$$(scripts/build-debug-kernel) && rm -rf .cache/debug-build && \
+	mkdir -p .cache/debug-build && cp *.c *.h Kbuild .cache/debug-build/ && \
+	$(MAKE) -C $$d/src M=$(CURDIR)/.cache/debug-build KSRC=$$d/src W=1 modules
 
 tools:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t || exit; done
@@ -41,4 +49,4 @@ clean:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t clean; done
 	rm -rf tests/unit/build
 
-.PHONY: all module sparse tools check demo bench clean
+.PHONY: all module sparse debug-module tools check demo bench clean

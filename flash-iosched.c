@@ -638,7 +638,7 @@ static struct request *flash_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	rq = __flash_dispatch(fd, &held);
 	if (!rq && held) {
 		WRITE_ONCE(fd->writes_held, true);
-		smp_mb();
+		smp_mb();	/* the flag, then the slots: see flash_finish_request() */
 		rq = __flash_dispatch(fd, &held);
 		if (!rq)
 			fd->stats.held_back++;

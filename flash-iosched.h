@@ -264,8 +264,8 @@ struct flash_data {
 	struct list_head read_fifo;	/* queued reads, oldest first */
 	struct rb_root read_sort;	/* queued reads by sector, for merges */
 	struct list_head write_fifo;	/* queued writes, oldest first */
-	struct list_head other_fifo;	/* discard, secure erase, write zeroes and
-					 * writes without a segment; oldest first */
+	/* discard, secure erase, write zeroes, writes without a segment */
+	struct list_head other_fifo;	/* oldest first */
 	struct rb_root segments;	/* flash_segment by index */
 	struct list_head free_segs;	/* allocated, unused segments */
 	unsigned int nr_segs;		/* segments allocated (used and free) */
@@ -275,8 +275,8 @@ struct flash_data {
 	bool has_prev;			/* prev_index and prev_cursor are set */
 	u64 prev_index;			/* the segment active before this one */
 	u64 prev_cursor;		/* where writes to it stopped */
-	u64 budget_used;		/* sectors dispatched since a segment other
-					 * than active and prev was chosen */
+	/* sectors dispatched since a segment other than active and prev was chosen */
+	u64 budget_used;
 	bool last_was_read;
 	u64 burst_start_ns;		/* when the oldest queued write's burst began */
 	unsigned int interleave_left;	/* write_wait_us applies to this many writes */
