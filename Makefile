@@ -7,6 +7,7 @@
 # make demo         boot QEMU's SD card, compare mq-deadline and flash
 # make bench        every fio job x scheduler x card model (QUICK=1: short)
 # make sparse       the module through sparse (C=2) and W=1
+# make mutants      flash.ko with each rule broken: which test catches it
 # make debug-module flash.ko for the debug kernel (scripts/build-debug-kernel),
 #                   in .cache/debug-build/
 
@@ -36,6 +37,9 @@ tools:
 check:
 	tests/run
 
+mutants:
+	scripts/mutants
+
 bench:
 	scripts/bench $(if $(filter-out 0,$(QUICK)),--quick)
 
@@ -49,4 +53,4 @@ clean:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t clean; done
 	rm -rf tests/unit/build
 
-.PHONY: all module sparse debug-module tools check demo bench clean
+.PHONY: all module sparse debug-module mutants tools check demo bench clean

@@ -85,16 +85,17 @@ static struct flash_segment *__flash_find_seg(struct flash_data *fd, u64 index)
 /*
  * Segments are allocated ahead, never on the I/O path: a segment holds at
  * least one queued write (or is the active one), so the pool needs one
- * per scheduler tag, plus one.  Called at init and when nr_requests
- * changes, with the queue frozen (so GFP_NOIO: reclaim must not wait for
- * this queue).  Returns false if memory ran out; the segments allocated so
- * far are kept, and a write that finds no free segment is queued unsorted.
+ * per scheduler tag, plus one; @depth is the scheduler tags per hardware
+ * queue.  Called at init and when nr_requests changes, with the queue
+ * frozen (so GFP_NOIO: reclaim must not wait for this queue).  Returns
+ * false if memory ran out; the segments allocated so far are kept, and a
+ * write that finds no free segment is queued unsorted.
  */
-static bool flash_grow_segs(struct flash_data *fd)
+static bool flash_grow_segs(struct flash_data *fd, unsigned int depth)
 {
 	struct request_queue *q = fd->queue;
 	unsigned int want = q->nr_hw_queues *
-			    (q->nr_requests + q->tag_set->reserved_tags) + 1;
+			    (depth + q->tag_set->reserved_tags) + 1;
 	unsigned int have, added = 0;
 	LIST_HEAD(segs);
 
@@ -263,7 +264,7 @@ static struct flash_slot *__flash_slot(struct flash_data *fd,
 			return s;
 		open++;
 	}
-	if (open >= fd->open_segments || !free)
+	if ((open >= fd->open_segments && !flash_mutant(NO_OPEN_LIMIT)) || !free)
 		return NULL;
 	free->index = seg->index;
 	free->gen = fd->gen;
@@ -534,6 +535,10 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 		if (!rq)
 			rq = rb_entry_rq(rb_first(&seg->sort));
 	}
+	if (flash_mutant(FIFO_WRITES)) {
+		rq = list_first_entry(&fd->write_fifo, struct request, queuelist);
+		seg = flash_rq_seg(rq);
+	}
 	slot = __flash_open_slot(fd, seg);
 	if (!slot || (!write_due && __flash_write_wait(fd, seg, rq)))
 		goto wait;
@@ -542,8 +547,10 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	if (flash_rq_expired(rq))
 		fd->stats.expired_writes++;
 	__flash_remove(fd, rq);
-	atomic_inc(&slot->inflight);
-	rq->elv.priv[1] = slot;
+	if (!flash_mutant(SLOT_AT_DISPATCH)) {
+		atomic_inc(&slot->inflight);
+		rq->elv.priv[1] = slot;
+	}
 	fd->cursor = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	fd->budget_used += blk_rq_sectors(rq);
 	if (fd->interleave_left)
@@ -599,10 +606,10 @@ static struct request *__flash_dispatch(struct flash_data *fd, bool *held)
 	read = list_first_entry_or_null(&fd->read_fifo, struct request, queuelist);
 	other = list_first_entry_or_null(&fd->other_fifo, struct request, queuelist);
 	rq = list_first_entry_or_null(&fd->write_fifo, struct request, queuelist);
-	write_due = rq && flash_rq_expired(rq);
-	other_due = other && flash_rq_expired(other);
-	if (read && (!(write_due || other_due) || !fd->last_was_read ||
-		     flash_rq_expired(read)))
+	write_due = rq && flash_rq_expired(rq) && !flash_mutant(NO_WRITE_DEADLINE);
+	other_due = other && flash_rq_expired(other) && !flash_mutant(NO_WRITE_DEADLINE);
+	if (read && !flash_mutant(READS_NOT_FIRST) &&
+	    (!(write_due || other_due) || !fd->last_was_read || flash_rq_expired(read)))
 		return __flash_take_read(fd, read);
 	if (other && !write_due)
 		return __flash_take_other(fd, other);
@@ -761,10 +768,16 @@ static void flash_finish_request(struct request *rq)
 static bool __flash_merge_ok(struct flash_data *fd, struct request *rq,
 			     u64 a, u64 a_end, u64 b, u64 b_end)
 {
+	struct flash_geom g = fd->geom;
+	bool write = rq_data_dir(rq) == WRITE;
+
 	if (a_end != b)
 		return true;
-	if (flash_range_ok(&fd->geom, fd->split, rq_data_dir(rq) == WRITE,
-			   a, b_end - a))
+	if (flash_mutant(NO_ERASE_MERGE))
+		g.erase_sectors = 1u << 31;
+	if (flash_mutant(NO_PAGE_RULE))
+		write = false;
+	if (flash_range_ok(&g, fd->split, write, a, b_end - a))
 		return true;
 	fd->stats.merges_refused++;
 	return false;
@@ -929,7 +942,8 @@ static unsigned int __flash_split_len(struct flash_data *fd, struct bio *bio)
 {
 	u64 n;
 
-	if (bio_op(bio) != REQ_OP_WRITE || fd->split == FLASH_SPLIT_OFF ||
+	if (flash_mutant(NO_SPLIT) ||
+	    bio_op(bio) != REQ_OP_WRITE || fd->split == FLASH_SPLIT_OFF ||
 	    !bio_sectors(bio) || (bio->bi_opf & FLASH_REQ_NOSPLIT) ||
 	    bio_integrity(bio))
 		return 0;
@@ -1023,7 +1037,7 @@ static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
 	hrtimer_init(&fd->wait_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	fd->wait_timer.function = flash_wait_timer_fn;
 	flash_set_defaults(fd, q);
-	if (!flash_grow_segs(fd))
+	if (!flash_grow_segs(fd, q->nr_requests))
 		goto free_segs;
 	fd->limits = flash_limits_attach(q, fd->geom.erase_sectors);
 	if (!fd->limits)
@@ -1064,14 +1078,15 @@ static void flash_exit_sched(struct elevator_queue *e)
 }
 
 /*
- * nr_requests changed (blk_mq_update_nr_requests(), queue frozen): more
- * writes may be queued, so the segment pool grows to match.
+ * nr_requests changed (blk_mq_update_nr_requests(), queue frozen; it
+ * stores the new q->nr_requests only after this): more writes may be
+ * queued, so the segment pool grows to @hctx's new tag depth.
  */
 static void flash_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
 	struct flash_data *fd = hctx->queue->elevator->elevator_data;
 
-	if (!flash_grow_segs(fd))
+	if (!flash_grow_segs(fd, hctx->sched_tags->nr_tags))
 		pr_warn("flash: %s: no memory for segments; some writes will be queued unsorted\n",
 			hctx->queue->disk ? hctx->queue->disk->disk_name : "queue");
 }

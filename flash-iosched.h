@@ -206,6 +206,23 @@ static inline void flash_default_geometry(const struct flash_dev_limits *l,
 }
 
 #ifdef __KERNEL__
+#include <linux/kconfig.h>
+
+/*
+ * Mutants (scripts/mutants, make mutants): a build with
+ * -DFLASH_MUTANT_<NAME>=1 breaks one rule, to show that some test catches
+ * it.  The normal build defines none, and these compile away.
+ *  NO_ERASE_MERGE    merges may cross erase blocks
+ *  NO_PAGE_RULE      merges may build writes that straddle pages
+ *  READS_NOT_FIRST   queued writes go before reads
+ *  FIFO_WRITES       writes go in arrival order, not by segment
+ *  NO_WRITE_DEADLINE writes never expire
+ *  NO_SPLIT          the split attribute is ignored
+ *  NO_OPEN_LIMIT     open_segments is ignored
+ *  SLOT_AT_DISPATCH  a write leaves its slot when dispatched, not when done
+ */
+#define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
+
 #include <linux/atomic.h>
 #include <linux/hrtimer.h>
 #include <linux/rbtree.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The queue thread.  It owns queue 0 of the ublk device, the RAM store and
- * the cost model.
+ * The queue thread.  It owns queue 0 of the ublk device, the card (cache
+ * and power) and the cost model.
  *
  * Every request the driver hands over (a FETCH or COMMIT_AND_FETCH
  * completion) is an arrival: it is stamped, logged, fed to flashmodel in
@@ -11,6 +11,10 @@
  * absolute io_uring timeout is armed for the head; when it expires the head
  * (and any others due) have their data moved to or from the store and are
  * committed with COMMIT_AND_FETCH, in FIFO order.
+ *
+ * A power cut (request cut_after arriving, or a write to cut_efd) fails
+ * every request in the FIFO at once and every later one on arrival; they
+ * are no longer fed to the model.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,15 +31,7 @@
 /* user_data values that are not tags (tags are < UBLK_MAX_QUEUE_DEPTH) */
 #define UD_TIMER	0x10000u
 #define UD_STATS	0x10001u
-
-struct emu_req {
-	uint64_t seq;
-	uint64_t arrival;		/* wall ns */
-	uint64_t done;			/* wall ns the model completes it */
-	uint64_t off, len;		/* bytes */
-	uint8_t op;			/* enum emu_op, or EMU_NR_OPS: unsupported */
-	uint8_t fua;
-};
+#define UD_CUT		0x10002u
 
 static const char *const op_name[EMU_NR_OPS + 1] = {
 	[EMU_R] = "R", [EMU_W] = "W", [EMU_F] = "F", [EMU_D] = "D",
@@ -60,7 +56,7 @@ int emu_init(struct emu *e)
 	unsigned int i;
 	int ret;
 
-	ret = store_init(&e->store, e->size);
+	ret = cache_init(&e->cache, e->size, e->volatile_cache);
 	if (ret)
 		return ret;
 	e->buf = calloc(e->depth, sizeof(*e->buf));
@@ -89,7 +85,7 @@ void emu_fini(struct emu *e)
 	e->buf = NULL;
 	e->req = NULL;
 	e->fifo = NULL;
-	store_free(&e->store);
+	cache_free(&e->cache);
 }
 
 static struct io_uring_sqe *emu_get_sqe(struct io_uring *ring)
@@ -152,16 +148,23 @@ static void emu_arrive(struct emu *e, unsigned int tag, uint64_t now)
 	if (r->fua)
 		fflags |= FM_FUA;
 
-	model_arrival = clock_model_arrival(&e->clock, now);
-	if (r->op == EMU_NR_OPS) {
-		service = 0;
+	if (power_due(&e->power, r->seq))
+		emu_cut(e, now, r->seq);
+	if (e->power.off) {
+		/* a dead card answers at once, and costs the model nothing */
+		r->done = now;
 	} else {
-		model_done = fm_submit(e->model, model_arrival, fop, r->off,
-				       r->len, fflags);
-		service = clock_model_service(&e->clock, model_arrival,
-					      model_done);
+		model_arrival = clock_model_arrival(&e->clock, now);
+		if (r->op == EMU_NR_OPS) {
+			service = 0;
+		} else {
+			model_done = fm_submit(e->model, model_arrival, fop,
+					       r->off, r->len, fflags);
+			service = clock_model_service(&e->clock, model_arrival,
+						      model_done);
+		}
+		r->done = clock_book(&e->clock, now, service);
 	}
-	r->done = clock_book(&e->clock, now, service);
 
 	if (!e->fifo_len)
 		e->busy_since = now;
@@ -181,37 +184,47 @@ static void emu_arrive(struct emu *e, unsigned int tag, uint64_t now)
 			r->fua ? "F" : "", r->off, r->len);
 }
 
-/* Move the data of @tag to or from the store; the ublk result. */
+/* Serve @tag on the card and count it; the ublk result. */
 static int emu_do_io(struct emu *e, unsigned int tag)
 {
 	struct emu_req *r = &e->req[tag];
-	int ret = 0;
+	int res = io_serve(&e->cache, &e->power, r, e->buf[tag], e->max_io);
 
-	if (r->op == EMU_NR_OPS)
-		return -EOPNOTSUPP;
-	if ((r->op == EMU_R || r->op == EMU_W) && (!r->len || r->len > e->max_io))
-		return -EIO;
-	switch (r->op) {
-	case EMU_R:
-		ret = store_read(&e->store, r->off, e->buf[tag], r->len);
-		break;
-	case EMU_W:
-		ret = store_write(&e->store, r->off, e->buf[tag], r->len);
-		break;
-	case EMU_D:
-	case EMU_Z:
-		ret = store_zero(&e->store, r->off, r->len);
-		break;
-	default:
-		break;
-	}
-	if (ret)
-		return ret == -ENOMEM ? -ENOMEM : -EIO;
+	if (res < 0)
+		return res;
 	e->nr_ops[r->op]++;
 	e->bytes_ops[r->op] += r->len;
 	if (r->fua)
 		e->nr_fua++;
-	return (r->op == EMU_R || r->op == EMU_W) ? (int)r->len : 0;
+	return res;
+}
+
+void emu_cut(struct emu *e, uint64_t now, uint64_t arrived)
+{
+	unsigned int i;
+	int ret;
+
+	if (e->power.off)
+		return;
+	e->power.cut_at = arrived;
+	ret = power_cut(&e->power, &e->cache);
+	if (ret)
+		fprintf(stderr, "flashemu: power cut: %s: the image is incomplete\n",
+			strerror(-ret));
+	/* completion times stay non-decreasing: all were >= now */
+	for (i = 0; i < e->fifo_len; i++)
+		e->req[e->fifo[(e->fifo_head + i) % e->depth]].done = now;
+	power_print(&e->power, stderr);
+	if (e->image_path) {
+		ret = image_save(&e->cache.durable, e->image_path);
+		if (ret)
+			fprintf(stderr, "flashemu: %s: %s\n", e->image_path,
+				strerror(-ret));
+	}
+	if (e->log)
+		fflush(e->log);
+	if (e->stats_path)
+		emu_write_stats(e, e->stats_path);
 }
 
 /* Commit every request at the head of the FIFO whose time has come. */
@@ -261,16 +274,17 @@ static void emu_arm_timer(struct emu *e, struct io_uring *ring,
 	e->timer_armed = 1;
 }
 
-static void emu_arm_stats(struct emu *e, struct io_uring *ring,
-			  uint64_t *val)
+/* Read eventfd @efd into @val; its completion carries @ud. */
+static void emu_arm_efd(struct io_uring *ring, int efd, uint64_t *val,
+			uint64_t ud)
 {
 	struct io_uring_sqe *sqe;
 
-	if (e->stats_efd < 0)
+	if (efd < 0)
 		return;
 	sqe = emu_get_sqe(ring);
-	io_uring_prep_read(sqe, e->stats_efd, val, sizeof(*val), 0);
-	io_uring_sqe_set_data64(sqe, UD_STATS);
+	io_uring_prep_read(sqe, efd, val, sizeof(*val), 0);
+	io_uring_sqe_set_data64(sqe, ud);
 }
 
 static void emu_ready(struct emu *e)
@@ -288,7 +302,7 @@ void *emu_thread(void *arg)
 	struct io_uring_cqe *cqe;
 	struct io_uring ring;
 	unsigned int entries = 4, i, head, n;
-	uint64_t stats_val;
+	uint64_t stats_val, cut_val;
 	int ret;
 
 	while (entries < 2 * e->depth + 2)
@@ -317,7 +331,8 @@ void *emu_thread(void *arg)
 		goto out_ready;
 	}
 	e->nr_live = e->depth;
-	emu_arm_stats(e, &ring, &stats_val);
+	emu_arm_efd(&ring, e->stats_efd, &stats_val, UD_STATS);
+	emu_arm_efd(&ring, e->cut_efd, &cut_val, UD_CUT);
 	emu_ready(e);
 
 	while (e->nr_live || e->fifo_len) {
@@ -343,7 +358,10 @@ void *emu_thread(void *arg)
 					fflush(e->log);
 				if (e->stats_path)
 					emu_write_stats(e, e->stats_path);
-				emu_arm_stats(e, &ring, &stats_val);
+				emu_arm_efd(&ring, e->stats_efd, &stats_val,
+					    UD_STATS);
+			} else if (ud == UD_CUT) {
+				emu_cut(e, now, e->seq);
 			} else if (cqe->res == UBLK_IO_RES_OK) {
 				emu_arrive(e, (unsigned int)ud, now);
 			} else {
@@ -389,6 +407,33 @@ static void json_u64(FILE *f, const char *name, uint64_t v)
 	fprintf(f, "    \"%s\": %" PRIu64 ",\n", name, v);
 }
 
+static void emu_json_cache(const struct emu_cache *c, FILE *f)
+{
+	fprintf(f, "  \"cache\": {\"enabled\": %d, \"limit\": %" PRIu64,
+		c->enabled, c->limit);
+	fprintf(f, ", \"entries\": %" PRIu64 ", \"mem\": %" PRIu64, c->nr,
+		c->mem);
+	fprintf(f, ", \"peak_mem\": %" PRIu64 ", \"flushed\": %" PRIu64,
+		c->peak_mem, c->flushed);
+	fprintf(f, ", \"writebacks\": %" PRIu64 ", \"fua_direct\": %" PRIu64
+		"},\n", c->writebacks, c->fua_direct);
+}
+
+static void emu_json_power(const struct emu_power *p, FILE *f)
+{
+	fprintf(f, "  \"power\": {\"seed\": %" PRIu64 ", \"cut_after\": %"
+		PRIu64 ", \"survive\": %g, \"tear\": %d, \"page\": %u,\n",
+		p->seed, p->cut_after, p->survive, p->tear, p->page);
+	fprintf(f, "    \"cut\": %d, \"cut_at\": %" PRIu64 ", \"cached\": %"
+		PRIu64 ", \"fua\": %" PRIu64, p->off, p->cut_at, p->cached,
+		p->fua);
+	fprintf(f, ", \"survived\": %" PRIu64 ", \"dropped\": %" PRIu64,
+		p->survived, p->dropped);
+	fprintf(f, ", \"torn\": %d, \"torn_len\": %" PRIu64
+		", \"torn_kept\": %" PRIu64 "},\n", p->torn, p->torn_len,
+		p->torn_kept);
+}
+
 static void emu_json(struct emu *e, FILE *f)
 {
 	struct fm_stats s;
@@ -432,9 +477,12 @@ static void emu_json(struct emu *e, FILE *f)
 	fprintf(f, ", \"mean_ns\": %" PRIu64,
 		total ? e->late_sum / total : 0);
 	fprintf(f, ", \"over_1ms\": %" PRIu64 "},\n", e->late_over_1ms);
-	fprintf(f, "  \"store\": {\"chunks\": %" PRIu64, e->store.allocated);
+	fprintf(f, "  \"store\": {\"chunks\": %" PRIu64,
+		e->cache.durable.allocated);
 	fprintf(f, ", \"peak_chunks\": %" PRIu64 ", \"chunk_size\": %u},\n",
-		e->store.peak_allocated, STORE_CHUNK);
+		e->cache.durable.peak_allocated, STORE_CHUNK);
+	emu_json_cache(&e->cache, f);
+	emu_json_power(&e->power, f);
 	fprintf(f, "  \"model\": {\n");
 	json_u64(f, "reads", s.reads);
 	json_u64(f, "writes", s.writes);

@@ -7,8 +7,10 @@
  *
  * The main thread adds the ublk device, starts the queue thread (emu.c),
  * starts the device, prints its path, then waits for signals: SIGUSR1
- * writes the stats file, SIGTERM/SIGINT/SIGHUP stop and delete the device,
- * write the stats and exit.  If the process dies without that, ublk_drv
+ * writes the stats file, SIGUSR2 cuts the power (emu_cut), SIGTERM/SIGINT/
+ * SIGHUP stop and delete the device, write the stats (and, unless the power
+ * was cut, flush the cache and save the image) and exit.  If the process
+ * dies without that, ublk_drv
  * aborts the device itself when the io_uring goes away: outstanding and
  * new I/O fail, /dev/ublkbN disappears, and the dead /dev/ublkcN remains
  * until "flashemu --delete N".
@@ -44,6 +46,11 @@ struct opts {
 	int no_cache;
 	int64_t io_opt;			/* -1: the AU size */
 	int max_io_set;
+	const char *image;
+	uint64_t seed;
+	uint64_t cut_after;
+	double survive;
+	int no_tear;
 };
 
 static void print_usage(FILE *f)
@@ -63,10 +70,17 @@ static void print_usage(FILE *f)
 		"  --no-cache       do not advertise a volatile cache (no flush/FUA)\n"
 		"  --log FILE       arrival log: SEQ ARRIVAL_NS OP OFFSET LEN\n"
 		"  --stats FILE     JSON stats, written on SIGUSR1 and at exit\n"
+		"  --image FILE     load the card from FILE if it exists; save it\n"
+		"                   there at a power cut and at exit\n"
+		"  --cut-after N    cut the power when request N (1 = first) arrives\n"
+		"  --seed N         PRNG seed for what a cut keeps (default 1)\n"
+		"  --survive P      chance a cached write lands at a cut (0.5)\n"
+		"  --no-tear        do not tear the newest cached write at a cut\n"
 		"  --dev-id N       ublk device number (default: any free)\n"
 		"  --daemon         detach once the device is ready\n"
 		"  --delete N       delete ublk device N (e.g. after a crash)\n"
-		"Prints /dev/ublkbN when the device is ready.\nBuiltin presets:",
+		"Prints /dev/ublkbN when the device is ready.  SIGUSR2 cuts the\n"
+		"power.\nBuiltin presets:",
 		DEFAULT_DEPTH);
 	for (n = fm_preset_names(); n && *n; n++)
 		fprintf(f, " %s", *n);
@@ -127,6 +141,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "no-cache", no_argument, NULL, 'C' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "stats", required_argument, NULL, 'S' },
+		{ "image", required_argument, NULL, 'I' },
+		{ "cut-after", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 'r' },
+		{ "survive", required_argument, NULL, 'u' },
+		{ "no-tear", no_argument, NULL, 'T' },
 		{ "dev-id", required_argument, NULL, 'i' },
 		{ "daemon", no_argument, NULL, 'd' },
 		{ "delete", required_argument, NULL, 'D' },
@@ -144,6 +163,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->dev_id = -1;
 	o->del_id = -1;
 	o->io_opt = -1;
+	o->seed = 1;
+	o->survive = 0.5;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -183,6 +204,25 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'S':
 			o->stats = optarg;
+			break;
+		case 'I':
+			o->image = optarg;
+			break;
+		case 'c':
+			if (parse_size(optarg, &o->cut_after) || !o->cut_after)
+				goto bad;
+			break;
+		case 'r':
+			if (parse_size(optarg, &o->seed))
+				goto bad;
+			break;
+		case 'u':
+			o->survive = strtod(optarg, &end);
+			if (*end || !(o->survive >= 0 && o->survive <= 1))
+				goto bad;
+			break;
+		case 'T':
+			o->no_tear = 1;
 			break;
 		case 'i':
 			if (parse_size(optarg, &v) || v > 0xffffff)
@@ -358,6 +398,36 @@ static int daemonize(void)
 	exit(1);
 }
 
+/* --image at start: a missing file is a blank card. */
+static int load_image(struct emu_store *s, const char *path)
+{
+	int ret = image_load(s, path);
+
+	if (ret == -ENOENT)
+		return 0;
+	if (ret == -EINVAL)
+		fprintf(stderr, "flashemu: %s: size is not %llu\n", path,
+			(unsigned long long)s->size);
+	else if (ret)
+		fprintf(stderr, "flashemu: %s: %s\n", path, strerror(-ret));
+	return ret;
+}
+
+/*
+ * An orderly power-off, as at a device's shutdown: the cache is written
+ * back, then the image is saved.  0 or -errno.
+ */
+static int power_off_clean(struct emu *e, const char *path)
+{
+	int ret = cache_flush(&e->cache);
+
+	if (!ret)
+		ret = image_save(&e->cache.durable, path);
+	if (ret)
+		fprintf(stderr, "flashemu: %s: %s\n", path, strerror(-ret));
+	return ret;
+}
+
 static struct emu emu;
 
 static void *queue_main(void *arg)
@@ -379,7 +449,7 @@ int main(int argc, char **argv)
 	void *iod_map = MAP_FAILED;
 	size_t iod_len = 0;
 	uint64_t one = 1;
-	int ret, rc = 1, added = 0, started_thread = 0, sig;
+	int ret, rc = 1, added = 0, started_thread = 0, sig, cut_asked = 0;
 
 	if (parse_opts(argc, argv, &o))
 		return 2;
@@ -426,6 +496,7 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 
 	memset(&emu, 0, sizeof(emu));
@@ -438,9 +509,19 @@ int main(int argc, char **argv)
 	emu.preset = fp.name[0] ? fp.name : o.preset;
 	emu.cdev_fd = -1;
 	emu.stats_efd = eventfd(0, EFD_CLOEXEC);
+	emu.cut_efd = eventfd(0, EFD_CLOEXEC);
 	emu.ready_fd = eventfd(0, EFD_CLOEXEC);
 	emu.model = fm_new(&fp);
-	if (emu.stats_efd < 0 || emu.ready_fd < 0 || !emu.model) {
+	/* without an image nothing can see what a cut drops: write through */
+	emu.volatile_cache = !o.no_cache && o.image;
+	emu.image_path = o.image;
+	power_init(&emu.power, o.seed);
+	emu.power.cut_after = o.cut_after;
+	emu.power.survive = o.survive;
+	emu.power.tear = !o.no_tear;
+	emu.power.page = fp.unit;
+	if (emu.stats_efd < 0 || emu.cut_efd < 0 || emu.ready_fd < 0 ||
+	    !emu.model) {
 		fprintf(stderr, "flashemu: setup failed\n");
 		return 1;
 	}
@@ -458,6 +539,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "flashemu: %s\n", strerror(-ret));
 		return 1;
 	}
+	if (o.image && load_image(&emu.cache.durable, o.image))
+		return 1;
 
 	ret = ublk_ctrl_open(&ctrl);
 	if (ret) {
@@ -546,10 +629,13 @@ int main(int argc, char **argv)
 		sig = sigwaitinfo(&set, NULL);
 		if (sig < 0)
 			continue;
-		if (sig == SIGUSR1) {
+		if (sig == SIGUSR1 || sig == SIGUSR2) {
+			int efd = sig == SIGUSR1 ? emu.stats_efd : emu.cut_efd;
+
+			cut_asked |= sig == SIGUSR2;
 			one = 1;
-			if (write(emu.stats_efd, &one, sizeof(one)) < 0)
-				perror("flashemu: stats eventfd");
+			if (write(efd, &one, sizeof(one)) < 0)
+				perror("flashemu: eventfd");
 			continue;
 		}
 		break;
@@ -583,6 +669,12 @@ out:
 		}
 	}
 	ublk_ctrl_close(&ctrl);
+	/* the queue thread is gone: the state is ours */
+	if (started_thread && cut_asked)
+		emu_cut(&emu, now_ns(), emu.seq);	/* if it missed it */
+	if (started_thread && !emu.power.off && o.image &&
+	    power_off_clean(&emu, o.image))
+		rc = 1;
 	if (emu.log)
 		fclose(emu.log);
 	if (started_thread && o.stats && emu_write_stats(&emu, o.stats))
