@@ -19,10 +19,16 @@ TOOLS := flashmodel flashtrace flashemu
 
 all: module
 
-module:
+module: $(KSRC)/block/elevator.h
 	$(MAKE) -C $(KDIR) M=$(CURDIR) KSRC=$(KSRC) modules
 
-sparse:
+$(KSRC)/block/elevator.h:
+	@echo "flash: no private block headers in KSRC=$(KSRC)." >&2
+	@echo "  Run scripts/bootstrap (the pinned kernel), or see README.md" >&2
+	@echo "  'Install on a real machine' and give KDIR=... KSRC=..." >&2
+	@exit 1
+
+sparse: $(KSRC)/block/elevator.h
 	$(MAKE) -C $(KDIR) M=$(CURDIR) KSRC=$(KSRC) C=2 W=1 modules
 
 # kbuild builds in place: the debug build works in a copy of the sources

@@ -1078,6 +1078,38 @@ static void flash_exit_sched(struct elevator_queue *e)
 }
 
 /*
+ * Writes and async reads may take three quarters of the scheduler tags:
+ * a writeback flood that holds every tag would make a sync read sleep in
+ * tag allocation before flash ever sees it.  Called from
+ * blk_mq_get_new_requests() -> __blk_mq_alloc_requests().
+ */
+static void flash_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
+{
+	struct flash_data *fd = data->q->elevator->elevator_data;
+
+	if (op_is_sync(opf) && !op_is_write(opf))
+		return;
+	data->shallow_depth = READ_ONCE(fd->async_depth);
+}
+
+/* @hctx's scheduler tags have a new depth: follow it. */
+static void flash_set_async_depth(struct blk_mq_hw_ctx *hctx)
+{
+	struct flash_data *fd = hctx->queue->elevator->elevator_data;
+	struct blk_mq_tags *tags = hctx->sched_tags;
+
+	WRITE_ONCE(fd->async_depth, max(1u, 3 * tags->nr_tags / 4));
+	sbitmap_queue_min_shallow_depth(&tags->bitmap_tags, fd->async_depth);
+}
+
+/* Called from blk_mq_init_sched() for each hctx, after flash_init_sched(). */
+static int flash_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
+{
+	flash_set_async_depth(hctx);
+	return 0;
+}
+
+/*
  * nr_requests changed (blk_mq_update_nr_requests(), queue frozen; it
  * stores the new q->nr_requests only after this): more writes may be
  * queued, so the segment pool grows to @hctx's new tag depth.
@@ -1086,6 +1118,7 @@ static void flash_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
 	struct flash_data *fd = hctx->queue->elevator->elevator_data;
 
+	flash_set_async_depth(hctx);
 	if (!flash_grow_segs(fd, hctx->sched_tags->nr_tags))
 		pr_warn("flash: %s: no memory for segments; some writes will be queued unsorted\n",
 			hctx->queue->disk ? hctx->queue->disk->disk_name : "queue");
@@ -1106,6 +1139,8 @@ static struct elevator_type flash_sched = {
 		.requests_merged	= flash_requests_merged,
 		.has_work		= flash_has_work,
 		.depth_updated		= flash_depth_updated,
+		.limit_depth		= flash_limit_depth,
+		.init_hctx		= flash_init_hctx,
 		.init_sched		= flash_init_sched,
 		.exit_sched		= flash_exit_sched,
 	},

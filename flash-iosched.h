@@ -320,6 +320,7 @@ struct flash_data {
 	unsigned int write_wait_us;	/* 0: never wait */
 
 	struct flash_limits *limits;	/* chunk_sectors; NULL if not managed */
+	unsigned int async_depth;	/* scheduler tags writes and async reads may use */
 };
 
 /* flash-iosched.c */

@@ -10,10 +10,9 @@
  * writes the stats file, SIGUSR2 cuts the power (emu_cut), SIGTERM/SIGINT/
  * SIGHUP stop and delete the device, write the stats (and, unless the power
  * was cut, flush the cache and save the image) and exit.  If the process
- * dies without that, ublk_drv
- * aborts the device itself when the io_uring goes away: outstanding and
- * new I/O fail, /dev/ublkbN disappears, and the dead /dev/ublkcN remains
- * until "flashemu --delete N".
+ * dies without that, ublk_drv aborts the device itself when the io_uring
+ * goes away: outstanding and new I/O fail, /dev/ublkbN disappears, and the
+ * dead /dev/ublkcN remains until "flashemu --delete N".
  */
 #include <errno.h>
 #include <fcntl.h>
