@@ -55,6 +55,19 @@ static uint64_t ent_mem(uint64_t len, int data)
 	return sizeof(struct cache_ent) + (data ? len : 0);
 }
 
+/* The newest overlay entry holding the sector at @pos, or NULL. */
+static const struct cache_ent *cache_newest(const struct emu_cache *c,
+					    uint64_t pos)
+{
+	const uint32_t *slot = c->slot[pos >> STORE_CHUNK_SHIFT];
+	uint32_t s;
+
+	if (!slot)
+		return NULL;
+	s = slot[(pos & (STORE_CHUNK - 1)) / CACHE_SECTOR];
+	return s ? &c->ent[s - 1] : NULL;
+}
+
 int cache_read(const struct emu_cache *c, uint64_t off, void *buf,
 	       uint64_t len)
 {
@@ -68,29 +81,15 @@ int cache_read(const struct emu_cache *c, uint64_t off, void *buf,
 	if (ret || !c->nr)
 		return ret;
 	/* then every sector the overlay holds, from its newest entry */
-	while (off < end) {
-		const uint32_t *slot = c->slot[off >> STORE_CHUNK_SHIFT];
-		uint64_t next = ((off >> STORE_CHUNK_SHIFT) + 1) <<
-				STORE_CHUNK_SHIFT;
+	for (; off < end; off += CACHE_SECTOR, dst += CACHE_SECTOR) {
+		const struct cache_ent *e = cache_newest(c, off);
 
-		if (next > end)
-			next = end;
-		for (; slot && off < next; off += CACHE_SECTOR,
-					   dst += CACHE_SECTOR) {
-			uint32_t s = slot[(off & (STORE_CHUNK - 1)) / CACHE_SECTOR];
-			const struct cache_ent *e;
-
-			if (!s)
-				continue;
-			e = &c->ent[s - 1];
-			if (e->data)
-				memcpy(dst, e->data + (off - e->off),
-				       CACHE_SECTOR);
-			else
-				memset(dst, 0, CACHE_SECTOR);
-		}
-		dst += next - off;
-		off = next;
+		if (!e)
+			continue;
+		if (e->data)
+			memcpy(dst, e->data + (off - e->off), CACHE_SECTOR);
+		else
+			memset(dst, 0, CACHE_SECTOR);
 	}
 	return 0;
 }
@@ -103,12 +102,9 @@ static int cache_overlaps(const struct emu_cache *c, uint64_t off,
 
 	if (!c->nr)
 		return 0;
-	for (; off < end; off += CACHE_SECTOR) {
-		const uint32_t *slot = c->slot[off >> STORE_CHUNK_SHIFT];
-
-		if (slot && slot[(off & (STORE_CHUNK - 1)) / CACHE_SECTOR])
+	for (; off < end; off += CACHE_SECTOR)
+		if (cache_newest(c, off))
 			return 1;
-	}
 	return 0;
 }
 

@@ -36,7 +36,8 @@ static uint64_t rng_next(struct emu_power *p)
 /* 1 with probability p->survive: 0 never, 1 always. */
 static int rng_survives(struct emu_power *p)
 {
-	return (double)(rng_next(p) >> 11) * 0x1.0p-53 < p->survive;
+	/* 53 random bits: a double uniform in [0, 1) */
+	return (double)(rng_next(p) >> 11) / (double)(1ull << 53) < p->survive;
 }
 
 /*
