@@ -44,6 +44,7 @@ struct opts {
 	int del_id;
 	int no_cache;
 	int64_t io_opt;			/* -1: the AU size */
+	uint64_t chunk;			/* chunk_sectors to advertise, bytes; 0: none */
 	int max_io_set;
 	const char *image;
 	uint64_t seed;
@@ -66,6 +67,8 @@ static void print_usage(FILE *f)
 		"  --max-io BYTES   largest request (default: the preset's\n"
 		"                   max_transfer, else 1M)\n"
 		"  --io-opt BYTES   io_opt to advertise (default: AU size; 0: none)\n"
+		"  --chunk BYTES    chunk_sectors to advertise, a boundary no request\n"
+		"                   crosses (default: none)\n"
 		"  --no-cache       do not advertise a volatile cache (no flush/FUA)\n"
 		"  --log FILE       arrival log: SEQ ARRIVAL_NS OP OFFSET LEN\n"
 		"  --stats FILE     JSON stats, written on SIGUSR1 and at exit\n"
@@ -137,6 +140,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "queue-depth", required_argument, NULL, 'q' },
 		{ "max-io", required_argument, NULL, 'm' },
 		{ "io-opt", required_argument, NULL, 'o' },
+		{ "chunk", required_argument, NULL, 'k' },
 		{ "no-cache", no_argument, NULL, 'C' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "stats", required_argument, NULL, 'S' },
@@ -194,6 +198,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (parse_size(optarg, &v) || v > (1ull << 31))
 				goto bad;
 			o->io_opt = (int64_t)v;
+			break;
+		case 'k':
+			if (parse_size(optarg, &v) || v > (1ull << 31) || (v & 511))
+				goto bad;
+			o->chunk = v;
 			break;
 		case 'C':
 			o->no_cache = 1;
@@ -304,6 +313,7 @@ static void fill_params(struct ublk_params *p, const struct fm_params *fp,
 	if (b->io_opt_shift && b->io_opt_shift < b->physical_bs_shift)
 		b->io_opt_shift = 0;
 	b->max_sectors = o->max_io >> 9;
+	b->chunk_sectors = (uint32_t)(o->chunk >> 9);
 	b->dev_sectors = o->size >> 9;
 
 	d->discard_alignment = 0;
