@@ -59,7 +59,9 @@ static unsigned int flash_limits_target(const struct queue_limits *lim,
 
 /*
  * Bring chunk_sectors to what flash wants (@detach: what the driver had).
- * Takes q->limits_lock, then freezes the queue to commit.
+ * Takes q->limits_lock, then freezes the queue to commit.  A queue that is
+ * being torn down (its disk removed) is left alone: nothing will be
+ * submitted to it again.
  */
 static void flash_limits_apply(struct flash_limits *fl, bool detach)
 {
@@ -69,6 +71,8 @@ static void flash_limits_apply(struct flash_limits *fl, bool detach)
 	unsigned int noio;
 	int ret;
 
+	if (blk_queue_dying(q))
+		return;
 	spin_lock(&fl->lock);
 	want = fl->want;
 	spin_unlock(&fl->lock);
