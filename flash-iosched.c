@@ -141,6 +141,7 @@ static struct flash_segment *__flash_get_seg(struct flash_data *fd, u64 index)
 	list_del(&seg->free);
 	seg->index = index;
 	seg->sort = RB_ROOT;
+	seg->nr_rqs = 0;
 	seg->bytes = 0;
 	rb_link_node(&seg->node, parent, p);
 	rb_insert_color(&seg->node, &fd->segments);
@@ -217,8 +218,10 @@ static void __flash_add_unsorted(struct flash_data *fd, struct request *rq)
 
 /*
  * Re-file every queued write after erase_size changed, with the segments
- * already allocated.  Writes in flight keep their slots, which count as
- * open until they finish but no longer match any segment.
+ * already allocated: all of them go back to the pool, whatever they held
+ * (__flash_get_seg() resets a segment it takes).  Writes in flight keep
+ * their slots, which count as open until they finish but no longer match
+ * any segment.
  */
 void flash_regroup(struct flash_data *fd)
 {
@@ -236,6 +239,7 @@ void flash_regroup(struct flash_data *fd)
 	fd->gen++;
 	list_for_each_entry_safe(rq, next, &fd->write_fifo, queuelist) {
 		rq->elv.priv[0] = NULL;
+		RB_CLEAR_NODE(&rq->rb_node);	/* its old tree is gone */
 		if (!__flash_add_write(fd, rq))
 			__flash_add_unsorted(fd, rq);
 	}
