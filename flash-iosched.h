@@ -97,6 +97,7 @@ static inline bool flash_crosses_erase(const struct flash_geom *g, u64 pos, u64 
  *    boundary (aligned writes may cross pages);
  *  - POW2: the piece is the largest power of two that is naturally aligned
  *    relative to the erase block start.
+ * An empty write (nr == 0) has an empty first piece.
  */
 static inline u64 flash_first_piece(const struct flash_geom *g,
 				    enum flash_split policy, u64 pos, u64 nr)
@@ -105,6 +106,8 @@ static inline u64 flash_first_piece(const struct flash_geom *g,
 	u32 in_page = off & (g->page_sectors - 1);
 	u64 n = g->erase_sectors - off;
 
+	if (!nr)
+		return 0;
 	if (nr < n)
 		n = nr;
 	switch (policy) {

@@ -59,6 +59,16 @@ static void test_piece_off(void **state)
 	assert_int_equal(flash_first_piece(&g4m, FLASH_SPLIT_OFF, 8000, 400), 192);
 }
 
+/* An empty write has an empty first piece, under every policy (no shift by -1). */
+static void test_piece_empty(void **state)
+{
+	(void)state;
+	assert_int_equal(flash_first_piece(&g4m, FLASH_SPLIT_OFF, 8, 0), 0);
+	assert_int_equal(flash_first_piece(&g4m, FLASH_SPLIT_PAGE, 8, 0), 0);
+	assert_int_equal(flash_first_piece(&g4m, FLASH_SPLIT_POW2, 8, 0), 0);
+	assert_int_equal(flash_first_piece(&g4m, FLASH_SPLIT_POW2, 0, 0), 0);
+}
+
 static void test_piece_page(void **state)
 {
 	(void)state;
@@ -164,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_segment_index),
 		cmocka_unit_test(test_crosses_erase),
 		cmocka_unit_test(test_piece_off),
+		cmocka_unit_test(test_piece_empty),
 		cmocka_unit_test(test_piece_page),
 		cmocka_unit_test(test_piece_pow2),
 		cmocka_unit_test(test_range_ok),
