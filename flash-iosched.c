@@ -1091,7 +1091,7 @@ static void flash_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct flash_data *fd = data->q->elevator->elevator_data;
 
-	if (op_is_sync(opf) && !op_is_write(opf))
+	if ((op_is_sync(opf) && !op_is_write(opf)) || flash_mutant(NO_LIMIT_DEPTH))
 		return;
 	data->shallow_depth = READ_ONCE(fd->async_depth);
 }
