@@ -48,7 +48,7 @@ static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
 #define FLASH_EXPIRE_MAX_MS	600000u
 #define FLASH_MAX_OPEN		16u
 #define FLASH_MAX_WRITE_DEPTH	256u
-#define FLASH_WRITE_WAIT_MAX_US	1000000u
+#define FLASH_WRITE_WAIT_MAX_US	10000000u
 #define FLASH_INTERLEAVE_WRITES	1024u	/* writes that write_wait_us covers */
 
 /* How writes are cut before they are queued (the "split" attribute). */
