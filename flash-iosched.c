@@ -454,20 +454,15 @@ static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
 }
 
 /*
- * Something that held writes back has changed: let has_work() say yes
- * again and run the queue.  Any context; the run is asynchronous, and
- * with QUEUE_FLAG_SQ_SCHED it reaches the hctx that dispatches.
+ * Something that held writes back has changed (a write finished, the wait
+ * ended, a tunable changed): let has_work() say yes again and run the
+ * queue.  Any context; the run is asynchronous, and with
+ * QUEUE_FLAG_SQ_SCHED it reaches the hctx that dispatches.
  */
-static void flash_release_writes(struct flash_data *fd)
+void flash_release_writes(struct flash_data *fd)
 {
 	WRITE_ONCE(fd->writes_held, false);
 	blk_mq_run_hw_queues(fd->queue, true);
-}
-
-/* A tunable that can hold writes back changed (sysfs store). */
-void flash_tunables_changed(struct flash_data *fd)
-{
-	flash_release_writes(fd);
 }
 
 static enum hrtimer_restart flash_wait_timer_fn(struct hrtimer *timer)
@@ -706,8 +701,7 @@ static void __flash_insert(struct flash_data *fd, struct request *rq,
 		list_add_tail(&rq->queuelist, &fd->write_fifo);
 	} else {
 		rq->fifo_time = jiffies + fd->write_expire;
-		fd->stats.alloc_failures++;
-		list_add_tail(&rq->queuelist, &fd->other_fifo);
+		__flash_add_unsorted(fd, rq);
 		return;
 	}
 	if (rq_mergeable(rq)) {

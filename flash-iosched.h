@@ -329,7 +329,7 @@ struct flash_data {
 
 /* flash-iosched.c */
 void flash_regroup(struct flash_data *fd);
-void flash_tunables_changed(struct flash_data *fd);
+void flash_release_writes(struct flash_data *fd);
 
 /* limits.c */
 struct flash_limits *flash_limits_attach(struct request_queue *q,

@@ -122,7 +122,7 @@ static ssize_t flash_erase_size_store(struct elevator_queue *e, const char *page
 	if (changed) {
 		if (fd->limits)
 			flash_limits_update(fd->limits, val >> FLASH_SECTOR_SHIFT);
-		flash_tunables_changed(fd);
+		flash_release_writes(fd);
 	}
 	return ret;
 }
@@ -193,7 +193,7 @@ static ssize_t flash_store_uint(struct flash_data *fd, const char *page,
 	spin_lock(&fd->lock);
 	*field = val;
 	spin_unlock(&fd->lock);
-	flash_tunables_changed(fd);
+	flash_release_writes(fd);
 	return count;
 }
 
