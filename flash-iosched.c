@@ -1128,6 +1128,8 @@ static struct elevator_type flash_sched = {
 		.dispatch_request	= flash_dispatch_request,
 		.prepare_request	= flash_prepare_request,
 		.finish_request		= flash_finish_request,
+		.requeue_request	= flash_mutant(REQUEUE_RELEASES) ?
+					  flash_finish_request : NULL,
 		.next_request		= flash_next_request,
 		.former_request		= flash_former_request,
 		.bio_merge		= flash_bio_merge,
