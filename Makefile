@@ -10,12 +10,21 @@
 # make mutants      flash.ko with each rule broken: which test catches it
 # make debug-module flash.ko for the debug kernel (scripts/build-debug-kernel),
 #                   in .cache/debug-build/
+# make install      flash.ko into /lib/modules/RELEASE/updates (RELEASE: the
+#                   KDIR kernel's), depmod, the udev rule; DESTDIR=..: stage
+#                   there, without depmod
+# make uninstall    remove both again
 
 include scripts/kernel-version
 
 KDIR ?= /lib/modules/$(KVER)/build
 KSRC ?= $(CURDIR)/.cache/linux-source-$(KPKG_VERSION)
 TOOLS := flashmodel flashtrace flashemu
+# where make install puts things: the release of the KDIR kernel
+KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+MODDIR = $(DESTDIR)/lib/modules/$(KRELEASE)/updates
+UDEVRULESDIR ?= /lib/udev/rules.d
+UDEV_RULE := 70-flash-iosched.rules
 
 all: module
 
@@ -36,6 +45,25 @@ debug-module:
 	d=$$(scripts/build-debug-kernel) && rm -rf .cache/debug-build && \
 	mkdir -p .cache/debug-build && cp *.c *.h Kbuild .cache/debug-build/ && \
 	$(MAKE) -C $$d/src M=$(CURDIR)/.cache/debug-build KSRC=$$d/src W=1 modules
+
+# Without DESTDIR: depmod, and udev rereads its rules.  With DESTDIR
+# (packaging), the live system is not touched.
+install: module
+	@[ -n "$(KRELEASE)" ] || { echo "flash: no kernel release in KDIR=$(KDIR)" >&2; exit 1; }
+	install -D -m 644 flash.ko $(MODDIR)/flash.ko
+	install -D -m 644 udev/$(UDEV_RULE) $(DESTDIR)$(UDEVRULESDIR)/$(UDEV_RULE)
+ifeq ($(DESTDIR),)
+	depmod -a $(KRELEASE)
+	-udevadm control --reload 2>/dev/null
+endif
+
+uninstall:
+	@[ -n "$(KRELEASE)" ] || { echo "flash: no kernel release in KDIR=$(KDIR)" >&2; exit 1; }
+	rm -f $(MODDIR)/flash.ko $(DESTDIR)$(UDEVRULESDIR)/$(UDEV_RULE)
+ifeq ($(DESTDIR),)
+	depmod -a $(KRELEASE)
+	-udevadm control --reload 2>/dev/null
+endif
 
 tools:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t || exit; done
@@ -59,4 +87,5 @@ clean:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t clean; done
 	rm -rf tests/unit/build
 
-.PHONY: all module sparse debug-module mutants tools check demo bench clean
+.PHONY: all module sparse debug-module install uninstall mutants tools check demo \
+	bench clean
