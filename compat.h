@@ -7,6 +7,8 @@
  *                            queue_limits_commit_update_frozen() exist
  *  FLASH_HAVE_REQ_ATOMIC     REQ_ATOMIC exists
  *  FLASH_HAVE_ATOMIC_WRITES  queue limits have an atomic-write boundary
+ *  FLASH_HAVE_WBT_FLAG       the elevator flag that keeps write-back
+ *                            throttling off, and wbt_*_default(disk)
  */
 #ifndef FLASH_COMPAT_H
 #define FLASH_COMPAT_H
@@ -66,6 +68,42 @@ static inline int flash_limits_commit(struct request_queue *q,
 }
 
 static inline void flash_limits_cancel(struct request_queue *q)
+{
+}
+#endif
+
+/*
+ * Write-back throttling off while flash is attached, as bfq does: flash
+ * holds and orders writes itself, and WBT's throttling on top of it cost
+ * a third of the write-back rate (tests/README.md, "WBT").  The flag keeps
+ * the core from turning WBT back on while flash is attached; a value the
+ * user writes to queue/wbt_lat_usec still wins.  Kernels without the
+ * flag (6.1) keep WBT as the core sets it.
+ */
+#ifdef FLASH_HAVE_WBT_FLAG
+#include "blk-wbt.h"
+
+static inline void flash_wbt_off(struct elevator_queue *eq,
+				 struct request_queue *q)
+{
+	set_bit(ELEVATOR_FLAG_DISABLE_WBT, &eq->flags);
+	wbt_disable_default(q->disk);
+}
+
+static inline void flash_wbt_restore(struct elevator_queue *eq,
+				     struct request_queue *q)
+{
+	clear_bit(ELEVATOR_FLAG_DISABLE_WBT, &eq->flags);
+	wbt_enable_default(q->disk);
+}
+#else
+static inline void flash_wbt_off(struct elevator_queue *eq,
+				 struct request_queue *q)
+{
+}
+
+static inline void flash_wbt_restore(struct elevator_queue *eq,
+				     struct request_queue *q)
 {
 }
 #endif

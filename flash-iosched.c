@@ -1045,6 +1045,7 @@ static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
 
 	/* one set of queues for the whole device, whatever the hctx */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+	flash_wbt_off(eq, q);
 	q->elevator = eq;
 	return 0;
 
@@ -1066,6 +1067,7 @@ static void flash_exit_sched(struct elevator_queue *e)
 	hrtimer_cancel(&fd->wait_timer);
 	if (fd->limits)
 		flash_limits_detach(fd->limits);
+	flash_wbt_restore(e, fd->queue);
 
 	WARN_ON_ONCE(!list_empty(&fd->dispatch));
 	WARN_ON_ONCE(!list_empty(&fd->read_fifo));
