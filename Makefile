@@ -10,6 +10,9 @@
 # make mutants      flash.ko with each rule broken: which test catches it
 # make debug-module flash.ko for the debug kernel (scripts/build-debug-kernel),
 #                   in .cache/debug-build/
+# make cross-module CROSS=arm64|armhf  flash.ko cross-built with W=1 for
+#                   Debian's arm64 or armmp kernel of the pinned version
+#                   (scripts/cross-kernel-tree), in .cache/cross-CROSS/
 
 include scripts/kernel-version
 
@@ -37,6 +40,14 @@ debug-module:
 	mkdir -p .cache/debug-build && cp *.c *.h Kbuild .cache/debug-build/ && \
 	$(MAKE) -C $$d/src M=$(CURDIR)/.cache/debug-build KSRC=$$d/src W=1 modules
 
+# C=2 too: sparse checks the 32-bit and arm64 builds as well
+cross-module:
+	@case "$(CROSS)" in arm64|armhf) ;; *) echo "make cross-module CROSS=arm64|armhf" >&2; exit 1 ;; esac
+	trees=$$(scripts/cross-kernel-tree $(CROSS)) && eval "$$trees" && \
+	rm -rf .cache/cross-$(CROSS) && mkdir -p .cache/cross-$(CROSS) && \
+	cp *.c *.h Kbuild .cache/cross-$(CROSS)/ && \
+	$(MAKE) -C $$KDIR M=$(CURDIR)/.cache/cross-$(CROSS) KSRC=$$KSRC W=1 C=2 modules
+
 tools:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t || exit; done
 
@@ -59,4 +70,4 @@ clean:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t clean; done
 	rm -rf tests/unit/build
 
-.PHONY: all module sparse debug-module mutants tools check demo bench clean
+.PHONY: all module sparse debug-module cross-module mutants tools check demo bench clean
