@@ -14,6 +14,9 @@
 #                   KDIR kernel's), depmod, the udev rule; DESTDIR=..: stage
 #                   there, without depmod
 # make uninstall    remove both again
+# make cross-module CROSS=arm64|armhf  flash.ko cross-built with W=1 for
+#                   Debian's arm64 or armmp kernel of the pinned version
+#                   (scripts/cross-kernel-tree), in .cache/cross-CROSS/
 
 include scripts/kernel-version
 
@@ -65,6 +68,14 @@ ifeq ($(DESTDIR),)
 	-udevadm control --reload 2>/dev/null
 endif
 
+# C=2 too: sparse checks the 32-bit and arm64 builds as well
+cross-module:
+	@case "$(CROSS)" in arm64|armhf) ;; *) echo "make cross-module CROSS=arm64|armhf" >&2; exit 1 ;; esac
+	trees=$$(scripts/cross-kernel-tree $(CROSS)) && eval "$$trees" && \
+	rm -rf .cache/cross-$(CROSS) && mkdir -p .cache/cross-$(CROSS) && \
+	cp *.c *.h Kbuild .cache/cross-$(CROSS)/ && \
+	$(MAKE) -C $$KDIR M=$(CURDIR)/.cache/cross-$(CROSS) KSRC=$$KSRC W=1 C=2 modules
+
 tools:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t || exit; done
 
@@ -87,5 +98,5 @@ clean:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t clean; done
 	rm -rf tests/unit/build
 
-.PHONY: all module sparse debug-module install uninstall mutants tools check demo \
-	bench clean
+.PHONY: all module sparse debug-module cross-module install uninstall mutants \
+	tools check demo bench clean
