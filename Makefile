@@ -10,6 +10,9 @@
 # make mutants      flash.ko with each rule broken: which test catches it
 # make debug-module flash.ko for the debug kernel (scripts/build-debug-kernel),
 #                   in .cache/debug-build/
+# make series-module SERIES=7.3  flash.ko (W=1) for Debian's kernel of
+#                   another series (6.1, 7.2, 7.3; scripts/fetch-kernel-tree),
+#                   in .cache/build-SERIES/
 
 include scripts/kernel-version
 
@@ -37,6 +40,12 @@ debug-module:
 	mkdir -p .cache/debug-build && cp *.c *.h Kbuild .cache/debug-build/ && \
 	$(MAKE) -C $$d/src M=$(CURDIR)/.cache/debug-build KSRC=$$d/src W=1 modules
 
+series-module:
+	t=$$(scripts/fetch-kernel-tree $(SERIES)) && eval "$$t" && \
+	rm -rf .cache/build-$(SERIES) && mkdir -p .cache/build-$(SERIES) && \
+	cp *.c *.h Kbuild .cache/build-$(SERIES)/ && \
+	$(MAKE) -C $$KDIR M=$(CURDIR)/.cache/build-$(SERIES) KSRC=$$KSRC W=1 modules
+
 tools:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t || exit; done
 
@@ -59,4 +68,4 @@ clean:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t clean; done
 	rm -rf tests/unit/build
 
-.PHONY: all module sparse debug-module mutants tools check demo bench clean
+.PHONY: all module sparse debug-module series-module mutants tools check demo bench clean
