@@ -1130,10 +1130,10 @@ static int flash_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
 }
 
 /*
- * nr_requests changed (blk_mq_update_nr_requests(), queue frozen; before
- * 6.18 it stores the new q->nr_requests only after this), or, since 7.0,
- * queue/async_depth did: more writes may be queued, so the segment pool
- * grows to @hctx's new tag depth.
+ * nr_requests changed (blk_mq_update_nr_requests(), queue frozen; 6.12
+ * stores the new q->nr_requests only after this, 7.3 before), or, since
+ * 7.0, queue/async_depth did: more writes may be queued, so the segment
+ * pool grows to @hctx's new tag depth.
  */
 static void flash_hctx_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
