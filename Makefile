@@ -17,6 +17,9 @@
 # make cross-module CROSS=arm64|armhf  flash.ko cross-built with W=1 for
 #                   Debian's arm64 or armmp kernel of the pinned version
 #                   (scripts/cross-kernel-tree), in .cache/cross-CROSS/
+# make series-module SERIES=7.3  flash.ko (W=1) for Debian's kernel of
+#                   another series (6.1, 7.2, 7.3; scripts/fetch-kernel-tree),
+#                   in .cache/build-SERIES/
 
 include scripts/kernel-version
 
@@ -76,6 +79,12 @@ cross-module:
 	cp *.c *.h Kbuild .cache/cross-$(CROSS)/ && \
 	$(MAKE) -C $$KDIR M=$(CURDIR)/.cache/cross-$(CROSS) KSRC=$$KSRC W=1 C=2 modules
 
+series-module:
+	t=$$(scripts/fetch-kernel-tree $(SERIES)) && eval "$$t" && \
+	rm -rf .cache/build-$(SERIES) && mkdir -p .cache/build-$(SERIES) && \
+	cp *.c *.h Kbuild .cache/build-$(SERIES)/ && \
+	$(MAKE) -C $$KDIR M=$(CURDIR)/.cache/build-$(SERIES) KSRC=$$KSRC W=1 modules
+
 tools:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t || exit; done
 
@@ -98,5 +107,5 @@ clean:
 	for t in $(TOOLS); do $(MAKE) -C tools/$$t clean; done
 	rm -rf tests/unit/build
 
-.PHONY: all module sparse debug-module cross-module install uninstall mutants \
-	tools check demo bench clean
+.PHONY: all module sparse debug-module cross-module series-module install \
+	uninstall mutants tools check demo bench clean

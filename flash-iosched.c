@@ -921,7 +921,7 @@ static bool flash_split_bio(struct flash_data *fd, struct bio *bio,
 		bio_set_flag(piece, BIO_CGROUP_ACCT);
 	if (bio_flagged(bio, BIO_BPS_THROTTLED))
 		bio_set_flag(piece, BIO_BPS_THROTTLED);
-	blkcg_bio_issue_init(piece);
+	flash_bio_issue_init(piece);
 	piece->bi_private = bio;
 	piece->bi_end_io = flash_piece_endio;
 	bio_inc_remaining(bio);
@@ -998,12 +998,12 @@ static void flash_free_segs(struct flash_data *fd)
 }
 
 /*
- * Called from elevator_switch() with the queue frozen: allocations must
- * not recurse into I/O on it (GFP_NOIO scope).
+ * Set up flash on @q with @eq, the elevator_queue for it.  Called from
+ * elevator_switch() with the queue frozen: allocations must not recurse
+ * into I/O on it (GFP_NOIO scope).  On failure the caller frees @eq.
  */
-static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
+static int flash_init_data(struct request_queue *q, struct elevator_queue *eq)
 {
-	struct elevator_queue *eq;
 	struct flash_data *fd;
 	unsigned int noio;
 	int ret = -ENOMEM;
@@ -1015,12 +1015,9 @@ static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
 	}
 
 	noio = memalloc_noio_save();
-	eq = elevator_alloc(q, e);
-	if (!eq)
-		goto restore;
 	fd = kzalloc_node(sizeof(*fd), GFP_KERNEL, q->node);
 	if (!fd)
-		goto put_eq;
+		goto restore;
 	eq->elevator_data = fd;
 
 	fd->queue = q;
@@ -1032,8 +1029,8 @@ static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
 	INIT_LIST_HEAD(&fd->free_segs);
 	fd->read_sort = RB_ROOT;
 	fd->segments = RB_ROOT;
-	hrtimer_init(&fd->wait_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	fd->wait_timer.function = flash_wait_timer_fn;
+	flash_hrtimer_setup(&fd->wait_timer, flash_wait_timer_fn,
+			    CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	flash_set_defaults(fd, q);
 	if (!flash_grow_segs(fd, q->nr_requests))
 		goto free_segs;
@@ -1045,6 +1042,7 @@ static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
 
 	/* one set of queues for the whole device, whatever the hctx */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
+	flash_init_async_depth(q);
 	flash_wbt_off(eq, q);
 	q->elevator = eq;
 	return 0;
@@ -1052,12 +1050,36 @@ static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
 free_segs:
 	flash_free_segs(fd);
 	kfree(fd);
-put_eq:
-	kobject_put(&eq->kobj);
+	eq->elevator_data = NULL;
 restore:
 	memalloc_noio_restore(noio);
 	return ret;
 }
+
+#ifdef FLASH_HAVE_INIT_SCHED_EQ
+/* The core allocated @eq, and frees it if this fails. */
+static int flash_init_sched(struct request_queue *q, struct elevator_queue *eq)
+{
+	return flash_init_data(q, eq);
+}
+#else
+static int flash_init_sched(struct request_queue *q, struct elevator_type *e)
+{
+	struct elevator_queue *eq;
+	unsigned int noio;
+	int ret;
+
+	noio = memalloc_noio_save();
+	eq = elevator_alloc(q, e);
+	memalloc_noio_restore(noio);
+	if (!eq)
+		return -ENOMEM;
+	ret = flash_init_data(q, eq);
+	if (ret)
+		kobject_put(&eq->kobj);
+	return ret;
+}
+#endif
 
 /* The queue is frozen: nothing is queued or in flight. */
 static void flash_exit_sched(struct elevator_queue *e)
@@ -1098,7 +1120,7 @@ static void flash_set_async_depth(struct blk_mq_hw_ctx *hctx)
 	struct flash_data *fd = hctx->queue->elevator->elevator_data;
 	struct blk_mq_tags *tags = hctx->sched_tags;
 
-	WRITE_ONCE(fd->async_depth, max(1u, 3 * tags->nr_tags / 4));
+	WRITE_ONCE(fd->async_depth, flash_async_depth(hctx->queue, tags->nr_tags));
 	sbitmap_queue_min_shallow_depth(&tags->bitmap_tags, fd->async_depth);
 }
 
@@ -1110,11 +1132,12 @@ static int flash_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
 }
 
 /*
- * nr_requests changed (blk_mq_update_nr_requests(), queue frozen; it
- * stores the new q->nr_requests only after this): more writes may be
- * queued, so the segment pool grows to @hctx's new tag depth.
+ * nr_requests changed (blk_mq_update_nr_requests(), queue frozen; 6.12
+ * stores the new q->nr_requests only after this, 7.3 before), or, since
+ * 7.0, queue/async_depth did: more writes may be queued, so the segment
+ * pool grows to @hctx's new tag depth.
  */
-static void flash_depth_updated(struct blk_mq_hw_ctx *hctx)
+static void flash_hctx_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
 	struct flash_data *fd = hctx->queue->elevator->elevator_data;
 
@@ -1123,6 +1146,22 @@ static void flash_depth_updated(struct blk_mq_hw_ctx *hctx)
 		pr_warn("flash: %s: no memory for segments; some writes will be queued unsorted\n",
 			hctx->queue->disk ? hctx->queue->disk->disk_name : "queue");
 }
+
+#ifdef FLASH_HAVE_DEPTH_UPDATED_Q
+static void flash_depth_updated(struct request_queue *q)
+{
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+
+	queue_for_each_hw_ctx(q, hctx, i)
+		flash_hctx_depth_updated(hctx);
+}
+#else
+static void flash_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	flash_hctx_depth_updated(hctx);
+}
+#endif
 
 static struct elevator_type flash_sched = {
 	.ops = {
