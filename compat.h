@@ -83,8 +83,8 @@ static inline void flash_limits_cancel(struct request_queue *q)
 
 /*
  * Write-back throttling off while flash is attached, as bfq does: flash
- * holds and orders writes itself, and WBT's throttling on top of it cost
- * a third of the write-back rate (tests/README.md, "WBT").  The flag keeps
+ * holds and orders writes itself, and WBT's throttling on top of it made
+ * write-back 39 % slower (tests/README.md, "WBT").  The flag keeps
  * the core from turning WBT back on while flash is attached; a value the
  * user writes to queue/wbt_lat_usec still wins.  Kernels without the
  * flag (6.1) keep WBT as the core sets it.
