@@ -359,7 +359,8 @@ static void __flash_activate(struct flash_data *fd, struct flash_segment *seg)
 			fd->budget_used = 0;
 		return;
 	}
-	if (!__flash_is_prev(fd, seg) || __flash_budget_spent(fd))
+	if (!__flash_is_prev(fd, seg) || __flash_budget_spent(fd) ||
+	    flash_mutant(BUDGET_PER_SEG))
 		fd->budget_used = 0;
 	fd->active = seg;
 	if (old) {

@@ -225,6 +225,7 @@ static inline void flash_default_geometry(const struct flash_dev_limits *l,
  *  SLOT_AT_DISPATCH  a write leaves its slot when dispatched, not when done
  *  NO_LIMIT_DEPTH    writes may take every scheduler tag
  *  REQUEUE_RELEASES  a requeued write leaves its slot (and finishes again)
+ *  BUDGET_PER_SEG    every segment switch starts a fresh budget
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
