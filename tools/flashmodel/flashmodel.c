@@ -218,6 +218,8 @@ int fm_params_check(const struct fm_params *p, char *err, size_t errlen)
 		why = "buffer_a_entries is above 65536";
 	else if (p->max_transfer && p->max_transfer < 512)
 		why = "max_transfer is below 512 bytes";
+	else if (p->cross_size && !p->cross_max)
+		why = "cross_max must be set when cross_size is";
 	if (!why)
 		return 0;
 	if (err && errlen)
@@ -593,6 +595,10 @@ static uint64_t fm_write_cmd(struct fm_model *m, uint64_t off, uint64_t len)
 	ns = m->p.write_overhead_ns + xfer_ns((last - first) * unit, m->p.write_bw);
 	if (off % unit || end % unit)
 		ns += m->p.rmw_ns;
+	if (m->p.cross_size && len <= m->p.cross_max &&
+	    off / m->p.cross_size != (end - 1) / m->p.cross_size &&
+	    off % m->p.cross_size)
+		ns += m->p.cross_ns;
 	m->st.programmed_bytes += (last - first) * unit;
 
 	if (!fm_buffer_a(m, off, len, &ns)) {

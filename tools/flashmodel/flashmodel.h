@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Card description.  Every field is set by a builtin or file preset. */
 struct fm_params {
@@ -39,7 +40,49 @@ struct fm_params {
 	uint64_t capacity;		/* bytes; 0 = unbounded */
 	/* Added after the first API freeze: */
 	uint64_t max_transfer;		/* host splits larger requests; 0 = no limit */
+	/*
+	 * A write of at most cross_max bytes that starts inside a
+	 * cross_size-aligned block and ends in a later one costs cross_ns
+	 * more (Toshiba eMMC: ~115 ms for 8K/16K writes across an 8 KiB
+	 * boundary, ~3 ms once split there).  cross_size 0: no such cost.
+	 */
+	uint64_t cross_ns;
+	uint32_t cross_size;
+	uint32_t cross_max;
+	/* FM_ASSUMED(FM_K_...) bits: values no measurement supports. */
+	uint64_t assumed;
 };
+
+/*
+ * The model parameters a preset file sets, in the order flashmodel prints
+ * them; FM_ASSUMED(id) is the bit of fm_params.assumed for that key.
+ * name and capacity are labels, not model parameters: never assumed.
+ */
+enum fm_key_id {
+	FM_K_AU_SIZE, FM_K_UNIT, FM_K_OPEN_AUS, FM_K_RANDOM_AUS, FM_K_RANDOM_OK,
+	FM_K_FAT_AUS, FM_K_WRITE_OVERHEAD, FM_K_WRITE_BW, FM_K_RMW,
+	FM_K_CROSS, FM_K_CROSS_SIZE, FM_K_CROSS_MAX,
+	FM_K_READ_OVERHEAD, FM_K_READ_BW, FM_K_ERASE, FM_K_MERGE, FM_K_COPY_BW,
+	FM_K_FLUSH, FM_K_FUA, FM_K_DISCARD, FM_K_BUFFER_A_SIZE,
+	FM_K_BUFFER_A_ENTRIES, FM_K_AGED, FM_K_MAX_TRANSFER,
+	FM_K_COUNT
+};
+#define FM_ASSUMED(id)	(1ull << (id))
+
+/* Preset-file key of @id ("au_size", "write_overhead", ...), NULL if none. */
+const char *fm_key_name(int id);
+/* Key id of a preset-file key (struct field names too), -1 if unknown. */
+int fm_key_id(const char *key);
+
+/*
+ * Write @p in preset file format: "name = ..." then one "key = value" line
+ * per key of enum fm_key_id, then capacity.  @notes (may be NULL, entries
+ * may be NULL) is a comment per key id, printed after the value; a key whose
+ * assumed bit is set gets "# assumed" (then ": note" if there is one), which
+ * fm_preset_load() reads back as the assumed bit.
+ */
+void fm_preset_write(FILE *f, const struct fm_params *p,
+		     const char *const notes[FM_K_COUNT]);
 
 /* Builtin presets: "sd-c10", "usb-8g", "emmc-toshiba", "emmc-sandisk". */
 const char *const *fm_preset_names(void);		/* NULL-terminated */
@@ -48,6 +91,10 @@ int fm_preset_builtin(const char *name, struct fm_params *p);	/* 0 or -1 */
  * Load a key=value preset file ('#' comments; "base = NAME" starts from a
  * builtin; sizes take K/M/G suffixes, times ns/us/ms/s, bandwidths
  * B/s K/s M/s).  On error returns -1 and writes "FILE:LINE: reason" to err.
+ * A comment starting with "assumed" after a value ("erase = 2ms # assumed")
+ * sets that key's assumed bit; a key set without it clears the bit; a key
+ * the file does not set keeps the base's value and bit (no base: 0, and
+ * assumed).
  */
 int fm_preset_load(const char *path, struct fm_params *p, char *err, size_t errlen);
 /* Resolve NAME as a builtin, else as a file path.  Same error contract. */

@@ -20,7 +20,9 @@ static const char usage_text[] =
 "usage: flashmodel COMMAND [options]\n"
 "\n"
 "  presets                      list the builtin presets and their parameters\n"
-"  show --preset P              print preset P in preset file format\n"
+"  show --preset P [--assumed]  print preset P in preset file format\n"
+"                               (\"# assumed\" on values no measurement\n"
+"                               supports); --assumed: only those keys\n"
 "  openau --preset P --aus N --block SIZE [--random] [--erasesize SIZE]\n"
 "         [--total BYTES]       flashbench --open-au: N regions written at\n"
 "                               once, one row per block size from the erase\n"
@@ -101,87 +103,9 @@ static struct fm_model *new_model(const struct fm_params *p)
 	return m;
 }
 
-/* Output helpers: the units a preset file takes. */
-
-static void fmt_size(char *b, size_t n, uint64_t v)
-{
-	if (v && !(v % (1ull << 30)))
-		snprintf(b, n, "%" PRIu64 "G", v >> 30);
-	else if (v && !(v % (1ull << 20)))
-		snprintf(b, n, "%" PRIu64 "M", v >> 20);
-	else if (v && !(v % 1024))
-		snprintf(b, n, "%" PRIu64 "K", v >> 10);
-	else
-		snprintf(b, n, "%" PRIu64, v);
-}
-
-static void fmt_time(char *b, size_t n, uint64_t ns)
-{
-	if (!ns)
-		snprintf(b, n, "0");
-	else if (!(ns % 1000000))
-		snprintf(b, n, "%" PRIu64 "ms", ns / 1000000);
-	else if (!(ns % 1000))
-		snprintf(b, n, "%" PRIu64 "us", ns / 1000);
-	else
-		snprintf(b, n, "%" PRIu64 "ns", ns);
-}
-
-static void fmt_bw(char *b, size_t n, uint64_t bw)
-{
-	if (bw >= 1000000000000ull)
-		snprintf(b, n, "%" PRIu64 "G/s", bw / 1000000000);
-	else if (!(bw % 1048576))
-		snprintf(b, n, "%" PRIu64 "MiB/s", bw / 1048576);
-	else if (!(bw % 1000))
-		snprintf(b, n, "%gM/s", bw / 1e6);
-	else
-		snprintf(b, n, "%" PRIu64 "B/s", bw);
-}
-
 static void print_params(FILE *f, const struct fm_params *p)
 {
-	char a[64];
-
-	fprintf(f, "name = %s\n", p->name);
-	fmt_size(a, sizeof(a), p->au_size);
-	fprintf(f, "au_size = %s\n", a);
-	fmt_size(a, sizeof(a), p->unit);
-	fprintf(f, "unit = %s\n", a);
-	fprintf(f, "open_aus = %u\n", p->open_aus);
-	fprintf(f, "random_aus = %u\n", p->random_aus);
-	fprintf(f, "random_ok = %d\n", p->random_ok);
-	fprintf(f, "fat_aus = %u\n", p->fat_aus);
-	fmt_time(a, sizeof(a), p->write_overhead_ns);
-	fprintf(f, "write_overhead = %s\n", a);
-	fmt_bw(a, sizeof(a), p->write_bw);
-	fprintf(f, "write_bw = %s\n", a);
-	fmt_time(a, sizeof(a), p->rmw_ns);
-	fprintf(f, "rmw = %s\n", a);
-	fmt_time(a, sizeof(a), p->read_overhead_ns);
-	fprintf(f, "read_overhead = %s\n", a);
-	fmt_bw(a, sizeof(a), p->read_bw);
-	fprintf(f, "read_bw = %s\n", a);
-	fmt_time(a, sizeof(a), p->erase_ns);
-	fprintf(f, "erase = %s\n", a);
-	fmt_time(a, sizeof(a), p->merge_ns);
-	fprintf(f, "merge = %s\n", a);
-	fmt_bw(a, sizeof(a), p->copy_bw);
-	fprintf(f, "copy_bw = %s\n", a);
-	fmt_time(a, sizeof(a), p->flush_ns);
-	fprintf(f, "flush = %s\n", a);
-	fmt_time(a, sizeof(a), p->fua_ns);
-	fprintf(f, "fua = %s\n", a);
-	fmt_time(a, sizeof(a), p->discard_ns);
-	fprintf(f, "discard = %s\n", a);
-	fmt_size(a, sizeof(a), p->buffer_a_size);
-	fprintf(f, "buffer_a_size = %s\n", a);
-	fprintf(f, "buffer_a_entries = %u\n", p->buffer_a_entries);
-	fprintf(f, "aged = %d\n", p->aged);
-	fmt_size(a, sizeof(a), p->capacity);
-	fprintf(f, "capacity = %s\n", a);
-	fmt_size(a, sizeof(a), p->max_transfer);
-	fprintf(f, "max_transfer = %s\n", a);
+	fm_preset_write(f, p, NULL);
 }
 
 static int cmd_presets(int argc, char **argv)
@@ -210,6 +134,7 @@ static const struct option long_opts[] = {
 	{ "erasesize", required_argument, NULL, 'e' },
 	{ "total", required_argument, NULL, 't' },
 	{ "requests", required_argument, NULL, 'q' },
+	{ "assumed", no_argument, NULL, 'A' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -217,7 +142,7 @@ static const struct option long_opts[] = {
 struct cli {
 	const char *preset;
 	uint64_t aus, block, erasesize, total, requests;
-	int random;
+	int random, assumed;
 };
 
 /* Parse the options every command shares; returns the first operand. */
@@ -250,6 +175,9 @@ static int parse_opts(int argc, char **argv, struct cli *c)
 			break;
 		case 'r':
 			c->random = 1;
+			break;
+		case 'A':
+			c->assumed = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -535,6 +463,12 @@ static int cmd_show(int argc, char **argv)
 	if (parse_opts(argc, argv, &c) != argc)
 		usage("show takes no operands");
 	get_preset(c.preset, &p);
+	if (c.assumed) {
+		for (int id = 0; id < FM_K_COUNT; id++)
+			if (p.assumed & FM_ASSUMED(id))
+				printf("%s\n", fm_key_name(id));
+		return 0;
+	}
 	print_params(stdout, &p);
 	return 0;
 }

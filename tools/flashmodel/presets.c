@@ -243,43 +243,53 @@ struct fm_key {
 	const char *key;
 	enum fm_kind kind;
 	size_t off;
+	int id;			/* enum fm_key_id, -1 for name and capacity */
 };
 
-#define FM_KEY(k, kind, field) { k, kind, offsetof(struct fm_params, field) }
+#define FM_KEY(k, kind, field, id) \
+	{ k, kind, offsetof(struct fm_params, field), id }
 
-/* Times are keyed without their "_ns"; the field names work too. */
+/*
+ * The first FM_K_COUNT entries are the model parameters in enum fm_key_id
+ * order (fm_keys[id].id == id); then the labels, then the struct field
+ * names of the times, accepted as aliases.
+ */
 static const struct fm_key fm_keys[] = {
-	FM_KEY("name", K_NAME, name),
-	FM_KEY("au_size", K_SIZE, au_size),
-	FM_KEY("unit", K_SIZE32, unit),
-	FM_KEY("open_aus", K_COUNT, open_aus),
-	FM_KEY("random_aus", K_COUNT, random_aus),
-	FM_KEY("random_ok", K_BOOL, random_ok),
-	FM_KEY("fat_aus", K_COUNT, fat_aus),
-	FM_KEY("write_overhead", K_TIME, write_overhead_ns),
-	FM_KEY("write_bw", K_BW, write_bw),
-	FM_KEY("rmw", K_TIME, rmw_ns),
-	FM_KEY("read_overhead", K_TIME, read_overhead_ns),
-	FM_KEY("read_bw", K_BW, read_bw),
-	FM_KEY("erase", K_TIME, erase_ns),
-	FM_KEY("merge", K_TIME, merge_ns),
-	FM_KEY("copy_bw", K_BW, copy_bw),
-	FM_KEY("flush", K_TIME, flush_ns),
-	FM_KEY("fua", K_TIME, fua_ns),
-	FM_KEY("discard", K_TIME, discard_ns),
-	FM_KEY("buffer_a_size", K_SIZE32, buffer_a_size),
-	FM_KEY("buffer_a_entries", K_COUNT, buffer_a_entries),
-	FM_KEY("aged", K_BOOL, aged),
-	FM_KEY("capacity", K_SIZE, capacity),
-	FM_KEY("max_transfer", K_SIZE, max_transfer),
-	FM_KEY("write_overhead_ns", K_TIME, write_overhead_ns),
-	FM_KEY("rmw_ns", K_TIME, rmw_ns),
-	FM_KEY("read_overhead_ns", K_TIME, read_overhead_ns),
-	FM_KEY("erase_ns", K_TIME, erase_ns),
-	FM_KEY("merge_ns", K_TIME, merge_ns),
-	FM_KEY("flush_ns", K_TIME, flush_ns),
-	FM_KEY("fua_ns", K_TIME, fua_ns),
-	FM_KEY("discard_ns", K_TIME, discard_ns),
+	FM_KEY("au_size", K_SIZE, au_size, FM_K_AU_SIZE),
+	FM_KEY("unit", K_SIZE32, unit, FM_K_UNIT),
+	FM_KEY("open_aus", K_COUNT, open_aus, FM_K_OPEN_AUS),
+	FM_KEY("random_aus", K_COUNT, random_aus, FM_K_RANDOM_AUS),
+	FM_KEY("random_ok", K_BOOL, random_ok, FM_K_RANDOM_OK),
+	FM_KEY("fat_aus", K_COUNT, fat_aus, FM_K_FAT_AUS),
+	FM_KEY("write_overhead", K_TIME, write_overhead_ns, FM_K_WRITE_OVERHEAD),
+	FM_KEY("write_bw", K_BW, write_bw, FM_K_WRITE_BW),
+	FM_KEY("rmw", K_TIME, rmw_ns, FM_K_RMW),
+	FM_KEY("cross", K_TIME, cross_ns, FM_K_CROSS),
+	FM_KEY("cross_size", K_SIZE32, cross_size, FM_K_CROSS_SIZE),
+	FM_KEY("cross_max", K_SIZE32, cross_max, FM_K_CROSS_MAX),
+	FM_KEY("read_overhead", K_TIME, read_overhead_ns, FM_K_READ_OVERHEAD),
+	FM_KEY("read_bw", K_BW, read_bw, FM_K_READ_BW),
+	FM_KEY("erase", K_TIME, erase_ns, FM_K_ERASE),
+	FM_KEY("merge", K_TIME, merge_ns, FM_K_MERGE),
+	FM_KEY("copy_bw", K_BW, copy_bw, FM_K_COPY_BW),
+	FM_KEY("flush", K_TIME, flush_ns, FM_K_FLUSH),
+	FM_KEY("fua", K_TIME, fua_ns, FM_K_FUA),
+	FM_KEY("discard", K_TIME, discard_ns, FM_K_DISCARD),
+	FM_KEY("buffer_a_size", K_SIZE32, buffer_a_size, FM_K_BUFFER_A_SIZE),
+	FM_KEY("buffer_a_entries", K_COUNT, buffer_a_entries, FM_K_BUFFER_A_ENTRIES),
+	FM_KEY("aged", K_BOOL, aged, FM_K_AGED),
+	FM_KEY("max_transfer", K_SIZE, max_transfer, FM_K_MAX_TRANSFER),
+	FM_KEY("name", K_NAME, name, -1),
+	FM_KEY("capacity", K_SIZE, capacity, -1),
+	FM_KEY("write_overhead_ns", K_TIME, write_overhead_ns, FM_K_WRITE_OVERHEAD),
+	FM_KEY("rmw_ns", K_TIME, rmw_ns, FM_K_RMW),
+	FM_KEY("cross_ns", K_TIME, cross_ns, FM_K_CROSS),
+	FM_KEY("read_overhead_ns", K_TIME, read_overhead_ns, FM_K_READ_OVERHEAD),
+	FM_KEY("erase_ns", K_TIME, erase_ns, FM_K_ERASE),
+	FM_KEY("merge_ns", K_TIME, merge_ns, FM_K_MERGE),
+	FM_KEY("flush_ns", K_TIME, flush_ns, FM_K_FLUSH),
+	FM_KEY("fua_ns", K_TIME, fua_ns, FM_K_FUA),
+	FM_KEY("discard_ns", K_TIME, discard_ns, FM_K_DISCARD),
 };
 
 #define FM_NKEYS	ARRAY_SIZE(fm_keys)
@@ -468,6 +478,7 @@ int fm_preset_load(const char *path, struct fm_params *p, char *err,
 
 	memset(&q, 0, sizeof(q));
 	q.aged = 1;
+	q.assumed = FM_ASSUMED(FM_K_COUNT) - 1;	/* nothing measured yet */
 	f = fopen(path, "r");
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -475,6 +486,7 @@ int fm_preset_load(const char *path, struct fm_params *p, char *err,
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char *s, *eq, *key, *val, *hash;
+		int assumed = 0;
 		size_t i;
 
 		lineno++;
@@ -484,8 +496,10 @@ int fm_preset_load(const char *path, struct fm_params *p, char *err,
 			goto bad;
 		}
 		hash = strchr(line, '#');
-		if (hash)
+		if (hash) {
 			*hash = '\0';
+			assumed = !strncmp(fm_trim(hash + 1), "assumed", 7);
+		}
 		s = fm_trim(line);
 		if (!*s)
 			continue;
@@ -528,13 +542,18 @@ int fm_preset_load(const char *path, struct fm_params *p, char *err,
 			snprintf(why, sizeof(why), "unknown key '%s'", key);
 			goto bad;
 		}
-		if (seen[i]) {
+		if (seen[fm_keys[i].id < 0 ? i : (size_t)fm_keys[i].id]) {
 			snprintf(why, sizeof(why), "'%s' is set twice", key);
 			goto bad;
 		}
-		seen[i] = 1;
+		seen[fm_keys[i].id < 0 ? i : (size_t)fm_keys[i].id] = 1;
 		if (fm_set_key(&q, &fm_keys[i], val, why, sizeof(why)))
 			goto bad;
+		if (fm_keys[i].id >= 0) {
+			q.assumed &= ~FM_ASSUMED(fm_keys[i].id);
+			if (assumed)
+				q.assumed |= FM_ASSUMED(fm_keys[i].id);
+		}
 		if (fm_keys[i].kind == K_NAME)
 			named = 1;
 		any = 1;
@@ -576,4 +595,113 @@ int fm_preset_get(const char *name_or_path, struct fm_params *p, char *err,
 		fclose(f);
 	}
 	return fm_preset_load(name_or_path, p, err, errlen);
+}
+
+const char *fm_key_name(int id)
+{
+	if (id < 0 || id >= FM_K_COUNT)
+		return NULL;
+	return fm_keys[id].key;
+}
+
+int fm_key_id(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < FM_NKEYS; i++)
+		if (!strcmp(key, fm_keys[i].key))
+			return fm_keys[i].id;
+	return -1;
+}
+
+/* Value formatting: the units the parser takes, exact where possible. */
+
+static void fm_fmt_size(char *b, size_t n, uint64_t v)
+{
+	if (v && !(v % (1ull << 30)))
+		snprintf(b, n, "%lluG", (unsigned long long)(v >> 30));
+	else if (v && !(v % (1ull << 20)))
+		snprintf(b, n, "%lluM", (unsigned long long)(v >> 20));
+	else if (v && !(v % 1024))
+		snprintf(b, n, "%lluK", (unsigned long long)(v >> 10));
+	else
+		snprintf(b, n, "%llu", (unsigned long long)v);
+}
+
+static void fm_fmt_time(char *b, size_t n, uint64_t ns)
+{
+	if (!ns)
+		snprintf(b, n, "0");
+	else if (!(ns % 1000000))
+		snprintf(b, n, "%llums", (unsigned long long)(ns / 1000000));
+	else if (!(ns % 1000))
+		snprintf(b, n, "%lluus", (unsigned long long)(ns / 1000));
+	else
+		snprintf(b, n, "%lluns", (unsigned long long)ns);
+}
+
+static void fm_fmt_bw(char *b, size_t n, uint64_t bw)
+{
+	if (bw >= 1000000000000ull)
+		snprintf(b, n, "%lluG/s", (unsigned long long)(bw / 1000000000));
+	else if (!(bw % 1048576))
+		snprintf(b, n, "%lluMiB/s", (unsigned long long)(bw / 1048576));
+	else if (!(bw % 1000))
+		snprintf(b, n, "%gM/s", bw / 1e6);
+	else
+		snprintf(b, n, "%lluB/s", (unsigned long long)bw);
+}
+
+static void fm_fmt_key(char *b, size_t n, const struct fm_params *p,
+		       const struct fm_key *k)
+{
+	const char *field = (const char *)p + k->off;
+
+	switch (k->kind) {
+	case K_NAME:
+		snprintf(b, n, "%s", p->name);
+		break;
+	case K_SIZE:
+		fm_fmt_size(b, n, *(const uint64_t *)field);
+		break;
+	case K_SIZE32:
+		fm_fmt_size(b, n, *(const uint32_t *)field);
+		break;
+	case K_COUNT:
+		snprintf(b, n, "%u", *(const uint32_t *)field);
+		break;
+	case K_BOOL:
+		snprintf(b, n, "%d", *(const int *)field);
+		break;
+	case K_TIME:
+		fm_fmt_time(b, n, *(const uint64_t *)field);
+		break;
+	case K_BW:
+		fm_fmt_bw(b, n, *(const uint64_t *)field);
+		break;
+	}
+}
+
+void fm_preset_write(FILE *f, const struct fm_params *p,
+		     const char *const notes[FM_K_COUNT])
+{
+	char v[64];
+	int id;
+
+	fprintf(f, "name = %s\n", p->name);
+	for (id = 0; id < FM_K_COUNT; id++) {
+		const char *note = notes ? notes[id] : NULL;
+		int assumed = !!(p->assumed & FM_ASSUMED(id));
+
+		fm_fmt_key(v, sizeof(v), p, &fm_keys[id]);
+		fprintf(f, "%s = %s", fm_keys[id].key, v);
+		if (assumed)
+			fprintf(f, "\t# assumed%s%s", note ? ": " : "",
+				note ? note : "");
+		else if (note)
+			fprintf(f, "\t# %s", note);
+		fputc('\n', f);
+	}
+	fm_fmt_key(v, sizeof(v), p, &fm_keys[FM_K_COUNT + 1]);
+	fprintf(f, "capacity = %s\n", v);
 }
