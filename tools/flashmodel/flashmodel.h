@@ -71,6 +71,13 @@ enum fm_key_id {
 
 /* Preset-file key of @id ("au_size", "write_overhead", ...), NULL if none. */
 const char *fm_key_name(int id);
+/*
+ * Set one key from its preset-file text ("write_overhead", "1.6ms").
+ * Returns the key id (-1 for name and capacity), or -2 with a reason in
+ * @err.  The assumed bit is left alone.
+ */
+int fm_param_set(struct fm_params *p, const char *key, const char *value,
+		 char *err, size_t errlen);
 /* Key id of a preset-file key (struct field names too), -1 if unknown. */
 int fm_key_id(const char *key);
 

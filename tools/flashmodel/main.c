@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fit.h"
 #include "flashmodel.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -29,6 +30,11 @@ static const char usage_text[] =
 "                               size (default: the card's AU) down to SIZE\n"
 "  replay --preset P FILE       replay requests, one per line:\n"
 "                               R|W|F|D OFFSET LEN [fua]  (bytes; - = stdin)\n"
+"  fit [--name N] [--erasesize SIZE] [--page SIZE] [--assume KEY=VALUE]...\n"
+"      FILE... | --csv FILE --card ID\n"
+"                               fit a preset to flashbench --open-au (and -a)\n"
+"                               output, or to a card of the data set's CSV;\n"
+"                               writes the preset and its residuals\n"
 "  bench [--preset P] [--requests N]\n"
 "                               model speed in requests per second\n"
 "\n"
@@ -455,6 +461,118 @@ static int cmd_bench(int argc, char **argv)
 	return 0;
 }
 
+static const struct option fit_opts[] = {
+	{ "name", required_argument, NULL, 'N' },
+	{ "erasesize", required_argument, NULL, 'e' },
+	{ "page", required_argument, NULL, 'g' },
+	{ "csv", required_argument, NULL, 'c' },
+	{ "card", required_argument, NULL, 'C' },
+	{ "assume", required_argument, NULL, 'a' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/*
+ * fit [--name N] [--erasesize S] [--page S] [--assume KEY=VALUE]...
+ *     FILE... | --csv FILE --card ID
+ */
+static int cmd_fit(int argc, char **argv)
+{
+	static struct fm_fit_input in;
+	struct fm_fit_opts o = { 0 };
+	struct fm_fit_result r;
+	const char *csv = NULL, *card = NULL;
+	char err[512];
+	int c, idx = 0, i;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", fit_opts, &idx)) != -1) {
+		char *eq;
+		int id;
+
+		switch (c) {
+		case 'N':
+			o.name = optarg;
+			break;
+		case 'e':
+		case 'g':
+			if (parse_size(optarg, c == 'e' ? &o.erasesize : &o.page)) {
+				fprintf(stderr, "flashmodel: bad size '%s' for --%s\n",
+					optarg, fit_opts[idx].name);
+				usage(NULL);
+			}
+			break;
+		case 'c':
+			csv = optarg;
+			break;
+		case 'C':
+			card = optarg;
+			break;
+		case 'a':
+			eq = strchr(optarg, '=');
+			if (!eq)
+				usage("--assume takes KEY=VALUE");
+			*eq = '\0';
+			id = fm_param_set(&o.fixed, optarg, eq + 1, err, sizeof(err));
+			if (id < 0) {
+				fprintf(stderr, "flashmodel: --assume %s: %s\n", optarg,
+					id == -1 ? "not a model parameter" : err);
+				usage(NULL);
+			}
+			o.fixed_mask |= FM_ASSUMED(id);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		default:
+			usage(NULL);
+		}
+	}
+	if (!o.name)
+		o.name = card ? card : "fitted";
+	if (csv) {
+		if (!card || optind != argc)
+			usage("--csv FILE needs --card ID and no FILE operands");
+		if (fm_fit_read_csv(csv, card, &in, err, sizeof(err)) < 0) {
+			fprintf(stderr, "flashmodel: %s\n", err);
+			return 1;
+		}
+		if (!in.nruns) {
+			fprintf(stderr, "flashmodel: %s: no rows for card '%s'\n",
+				csv, card);
+			return 1;
+		}
+	} else {
+		if (card)
+			usage("--card goes with --csv");
+		if (optind == argc)
+			usage("fit needs FILE... (flashbench output, - = stdin) or --csv");
+		for (i = optind; i < argc; i++) {
+			FILE *f = strcmp(argv[i], "-") ? fopen(argv[i], "r") : stdin;
+			int rc;
+
+			if (!f) {
+				fprintf(stderr, "flashmodel: %s: %s\n", argv[i],
+					strerror(errno));
+				return 1;
+			}
+			rc = fm_fit_read(f, argv[i], &in, err, sizeof(err));
+			if (f != stdin)
+				fclose(f);
+			if (rc) {
+				fprintf(stderr, "flashmodel: %s\n", err);
+				return 1;
+			}
+		}
+	}
+	if (fm_fit(&in, &o, &r, err, sizeof(err))) {
+		fprintf(stderr, "flashmodel: cannot fit: %s\n", err);
+		return 1;
+	}
+	fm_fit_write(stdout, &in, &r);
+	return 0;
+}
+
 static int cmd_show(int argc, char **argv)
 {
 	struct cli c = { 0 };
@@ -484,6 +602,7 @@ int main(int argc, char **argv)
 		{ "openau", cmd_openau },
 		{ "replay", cmd_replay },
 		{ "bench", cmd_bench },
+		{ "fit", cmd_fit },
 	};
 	size_t i;
 

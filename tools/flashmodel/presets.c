@@ -705,3 +705,23 @@ void fm_preset_write(FILE *f, const struct fm_params *p,
 	fm_fmt_key(v, sizeof(v), p, &fm_keys[FM_K_COUNT + 1]);
 	fprintf(f, "capacity = %s\n", v);
 }
+
+int fm_param_set(struct fm_params *p, const char *key, const char *value,
+		 char *err, size_t errlen)
+{
+	char why[256];
+	size_t i;
+
+	for (i = 0; i < FM_NKEYS; i++)
+		if (!strcmp(key, fm_keys[i].key))
+			break;
+	if (i == FM_NKEYS) {
+		snprintf(err, errlen, "unknown key '%s'", key);
+		return -2;
+	}
+	if (fm_set_key(p, &fm_keys[i], value, why, sizeof(why))) {
+		snprintf(err, errlen, "%s", why);
+		return -2;
+	}
+	return fm_keys[i].id;
+}
