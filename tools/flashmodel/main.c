@@ -34,7 +34,8 @@ static const char usage_text[] =
 "      FILE... | --csv FILE --card ID\n"
 "                               fit a preset to flashbench --open-au (and -a)\n"
 "                               output, or to a card of the data set's CSV;\n"
-"                               writes the preset and its residuals\n"
+"                               writes the preset and its residuals;\n"
+"                               --check P: no fit, P against the rows\n"
 "  bench [--preset P] [--requests N]\n"
 "                               model speed in requests per second\n"
 "\n"
@@ -468,6 +469,7 @@ static const struct option fit_opts[] = {
 	{ "csv", required_argument, NULL, 'c' },
 	{ "card", required_argument, NULL, 'C' },
 	{ "assume", required_argument, NULL, 'a' },
+	{ "check", required_argument, NULL, 'k' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -481,7 +483,7 @@ static int cmd_fit(int argc, char **argv)
 	static struct fm_fit_input in;
 	struct fm_fit_opts o = { 0 };
 	struct fm_fit_result r;
-	const char *csv = NULL, *card = NULL;
+	const char *csv = NULL, *card = NULL, *check = NULL;
 	char err[512];
 	int c, idx = 0, i;
 
@@ -507,6 +509,9 @@ static int cmd_fit(int argc, char **argv)
 			break;
 		case 'C':
 			card = optarg;
+			break;
+		case 'k':
+			check = optarg;
 			break;
 		case 'a':
 			eq = strchr(optarg, '=');
@@ -564,6 +569,17 @@ static int cmd_fit(int argc, char **argv)
 				return 1;
 			}
 		}
+	}
+	if (check) {
+		/* no fit: the rows against an existing preset */
+		memset(&r, 0, sizeof(r));
+		get_preset(check, &r.p);
+		r.max_err_all = fm_fit_eval(&r.p, &in, &r.max_err_used);
+		for (i = 0; i < in.nruns; i++)
+			r.total += in.runs[i].nrows;
+		r.used = r.total;
+		fm_fit_write(stdout, &in, &r);
+		return 0;
 	}
 	if (fm_fit(&in, &o, &r, err, sizeof(err))) {
 		fprintf(stderr, "flashmodel: cannot fit: %s\n", err);
