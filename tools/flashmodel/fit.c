@@ -1307,8 +1307,11 @@ static void fit_au(struct fm_fit_result *r, struct fm_fit_input *in,
 	}
 	for (i = 0; i < nc; i++) {
 		struct fm_fit_result t = *r;
+		int j;
 
-		if (cand[i] < 2 * r->p.unit || cand[i] % r->p.unit)
+		for (j = 0; j < i && cand[j] != cand[i]; j++)
+			;
+		if (j < i || cand[i] < 2 * r->p.unit || cand[i] % r->p.unit)
 			continue;
 		t.p.au_size = cand[i];
 		fit_write(&t, in, o, wset);
@@ -1331,8 +1334,8 @@ static void fit_au(struct fm_fit_result *r, struct fm_fit_input *in,
 	e = set_rel_err(&r->p, in, oset);
 	if (!fixed(o, FM_K_AU_SIZE))
 		note(r, FM_K_AU_SIZE,
-		     "fitted: best of %d sizes around the test's erase size on all rows the fit uses; past the limit: %s",
-		     nc, why_limit);
+		     "fitted: best of 2, 1, 1/2, 1/4 x the test's erase size on all rows the fit uses; past the limit: %s",
+		     why_limit);
 	if (!fixed(o, FM_K_MERGE))
 		note(r, FM_K_MERGE,
 		     "fitted with copy_bw: minimax over %d rows past the limit (%s-%s), max error %.1f%%",
@@ -1348,7 +1351,7 @@ int fm_fit(struct fm_fit_input *in, const struct fm_fit_opts *o,
 	   struct fm_fit_result *r, char *err, size_t errlen)
 {
 	uint32_t lin, lin_over, rnd, rnd_over;
-	char why_lin[160] = "", why_rnd[160] = "", bs[32];
+	char why_lin[160] = "", why_rnd[160] = "";
 	uint64_t es = 0, minb, maxb;
 	int i, wset, nwithin, has_random = 0, has_linear = 0;
 
@@ -1483,7 +1486,6 @@ int fm_fit(struct fm_fit_input *in, const struct fm_fit_opts *o,
 	r->total = 0;
 	for (i = 0; i < in->nruns; i++)
 		r->total += in->runs[i].nrows;
-	fmt_bytes(bs, sizeof(bs), minb);
 	return 0;
 }
 
