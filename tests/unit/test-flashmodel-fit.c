@@ -292,6 +292,30 @@ static void test_fit_assume(void **state)
 	}
 }
 
+/* emmc-sandisk is the fit to its data/ rows in every fitted value. */
+static void test_builtin_sandisk_is_fit(void **state)
+{
+	static struct fm_fit_input in;
+	struct fm_fit_opts o = { 0 };
+	struct fm_fit_result r;
+	struct fm_params b;
+	char err[256];
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	assert_true(fm_fit_read_csv(CSV, "sandisk-emmc-2011", &in, err,
+				    sizeof(err)) == 19);
+	if (fm_fit(&in, &o, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	fm_preset_builtin("emmc-sandisk", &b);
+	assert_int_equal(r.p.au_size, b.au_size);
+	assert_int_equal(r.p.open_aus, b.open_aus);
+	assert_int_equal(r.p.write_overhead_ns, b.write_overhead_ns);
+	assert_int_equal(r.p.write_bw, b.write_bw);
+	assert_int_equal(r.p.merge_ns, b.merge_ns);
+	assert_int_equal(r.p.copy_bw, b.copy_bw);
+}
+
 static void expect_read_error(const char *text, int line, const char *why)
 {
 	static struct fm_fit_input in;
@@ -598,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_cross),
 		cmocka_unit_test(test_fit_text),
 		cmocka_unit_test(test_fit_assume),
+		cmocka_unit_test(test_builtin_sandisk_is_fit),
 		cmocka_unit_test(test_fit_read_errors),
 		cmocka_unit_test(test_fit_devices),
 		cmocka_unit_test(test_zoo),
