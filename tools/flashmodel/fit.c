@@ -1098,37 +1098,9 @@ static void apply_fixed(struct fm_fit_result *r, const struct fm_fit_opts *o)
 	int id;
 
 	for (id = 0; id < FM_K_COUNT; id++) {
-		const struct fm_params *f = &o->fixed;
-		struct fm_params *p = &r->p;
-
 		if (!(o->fixed_mask & FM_ASSUMED(id)))
 			continue;
-		switch (id) {
-		case FM_K_AU_SIZE: p->au_size = f->au_size; break;
-		case FM_K_UNIT: p->unit = f->unit; break;
-		case FM_K_OPEN_AUS: p->open_aus = f->open_aus; break;
-		case FM_K_RANDOM_AUS: p->random_aus = f->random_aus; break;
-		case FM_K_RANDOM_OK: p->random_ok = f->random_ok; break;
-		case FM_K_FAT_AUS: p->fat_aus = f->fat_aus; break;
-		case FM_K_WRITE_OVERHEAD: p->write_overhead_ns = f->write_overhead_ns; break;
-		case FM_K_WRITE_BW: p->write_bw = f->write_bw; break;
-		case FM_K_RMW: p->rmw_ns = f->rmw_ns; break;
-		case FM_K_CROSS: p->cross_ns = f->cross_ns; break;
-		case FM_K_CROSS_SIZE: p->cross_size = f->cross_size; break;
-		case FM_K_CROSS_MAX: p->cross_max = f->cross_max; break;
-		case FM_K_READ_OVERHEAD: p->read_overhead_ns = f->read_overhead_ns; break;
-		case FM_K_READ_BW: p->read_bw = f->read_bw; break;
-		case FM_K_ERASE: p->erase_ns = f->erase_ns; break;
-		case FM_K_MERGE: p->merge_ns = f->merge_ns; break;
-		case FM_K_COPY_BW: p->copy_bw = f->copy_bw; break;
-		case FM_K_FLUSH: p->flush_ns = f->flush_ns; break;
-		case FM_K_FUA: p->fua_ns = f->fua_ns; break;
-		case FM_K_DISCARD: p->discard_ns = f->discard_ns; break;
-		case FM_K_BUFFER_A_SIZE: p->buffer_a_size = f->buffer_a_size; break;
-		case FM_K_BUFFER_A_ENTRIES: p->buffer_a_entries = f->buffer_a_entries; break;
-		case FM_K_AGED: p->aged = f->aged; break;
-		case FM_K_MAX_TRANSFER: p->max_transfer = f->max_transfer; break;
-		}
+		fm_param_copy(&r->p, &o->fixed, id);
 		assume(r, id, "given with --assume");
 	}
 }

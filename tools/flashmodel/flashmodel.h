@@ -78,6 +78,8 @@ const char *fm_key_name(int id);
  */
 int fm_param_set(struct fm_params *p, const char *key, const char *value,
 		 char *err, size_t errlen);
+/* Copy the value of key @id from @src to @dst (not its assumed bit). */
+void fm_param_copy(struct fm_params *dst, const struct fm_params *src, int id);
 /* Key id of a preset-file key (struct field names too), -1 if unknown. */
 int fm_key_id(const char *key);
 

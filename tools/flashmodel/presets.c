@@ -787,3 +787,18 @@ int fm_param_set(struct fm_params *p, const char *key, const char *value,
 	}
 	return fm_keys[i].id;
 }
+
+void fm_param_copy(struct fm_params *dst, const struct fm_params *src, int id)
+{
+	static const size_t width[] = {
+		[K_SIZE] = sizeof(uint64_t), [K_SIZE32] = sizeof(uint32_t),
+		[K_COUNT] = sizeof(uint32_t), [K_BOOL] = sizeof(int),
+		[K_TIME] = sizeof(uint64_t), [K_BW] = sizeof(uint64_t),
+	};
+	const struct fm_key *k;
+
+	if (id < 0 || id >= FM_K_COUNT)
+		return;
+	k = &fm_keys[id];
+	memcpy((char *)dst + k->off, (const char *)src + k->off, width[k->kind]);
+}
