@@ -751,6 +751,13 @@ double fm_write_mibps(const struct fm_stats *s)
 	       ((double)s->busy_ns / 1e9);
 }
 
+double fm_write_mbps(const struct fm_stats *s)
+{
+	if (!s->busy_ns)
+		return 0;
+	return (double)s->host_write_bytes * 1000.0 / (double)s->busy_ns;
+}
+
 uint64_t fm_service_percentile(const struct fm_model *m, enum fm_op op,
 			       double q)
 {

@@ -149,6 +149,8 @@ void fm_get_stats(const struct fm_model *m, struct fm_stats *s);
 double fm_write_amplification(const struct fm_stats *s);
 /* host bytes written / busy time, in MiB/s; 0 when idle. */
 double fm_write_mibps(const struct fm_stats *s);
+/* The same in MB/s (10^6 bytes/s, as flashbench prints rates). */
+double fm_write_mbps(const struct fm_stats *s);
 /*
  * Service-time or latency percentile (0 < q <= 1) over requests of @op
  * (FM_READ or FM_WRITE), in ns.  Latency = completion - arrival.

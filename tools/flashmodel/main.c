@@ -390,6 +390,7 @@ static int cmd_replay(int argc, char **argv)
 	       s.pending_aus, s.pending_copy_bytes / 1048576.0);
 	printf("busy              %.3f s\n", s.busy_ns / 1e9);
 	printf("write MiB/s       %.3f\n", fm_write_mibps(&s));
+	printf("write MB/s        %.3f\n", fm_write_mbps(&s));
 	printf("write service     p50 %.3f ms, p99 %.3f ms\n",
 	       ms(fm_service_percentile(m, FM_WRITE, 0.5)),
 	       ms(fm_service_percentile(m, FM_WRITE, 0.99)));

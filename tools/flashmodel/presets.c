@@ -702,16 +702,24 @@ static void fm_fmt_time(char *b, size_t n, uint64_t ns)
 		snprintf(b, n, "%lluns", (unsigned long long)ns);
 }
 
+/* Decimal M/s as flashbench prints rates, exact (up to 6 decimals). */
 static void fm_fmt_bw(char *b, size_t n, uint64_t bw)
 {
-	if (bw >= 1000000000000ull)
+	if (bw >= 1000000000000ull && !(bw % 1000000000)) {
 		snprintf(b, n, "%lluG/s", (unsigned long long)(bw / 1000000000));
-	else if (!(bw % 1048576))
-		snprintf(b, n, "%lluMiB/s", (unsigned long long)(bw / 1048576));
-	else if (!(bw % 1000))
-		snprintf(b, n, "%gM/s", bw / 1e6);
-	else
-		snprintf(b, n, "%lluB/s", (unsigned long long)bw);
+	} else {
+		char *e;
+
+		snprintf(b, n, "%llu.%06lluM/s", (unsigned long long)(bw / 1000000),
+			 (unsigned long long)(bw % 1000000));
+		e = strchr(b, 'M');
+		while (e[-1] == '0') {	/* 8.100000M/s -> 8.1M/s */
+			memmove(e - 1, e, strlen(e) + 1);
+			e--;
+		}
+		if (e[-1] == '.')
+			memmove(e - 1, e, strlen(e) + 1);
+	}
 }
 
 static void fm_fmt_key(char *b, size_t n, const struct fm_params *p,
