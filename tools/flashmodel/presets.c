@@ -155,7 +155,7 @@
  * 256K: 6.36 3.17 1.53 MB/s.  Reliable write 1200 us vs write 850 us +
  * flush 120 us on this (older, no command queue) part.
  *
- * write_overhead 0.76 ms, write_bw 10.6 MiB/s: fit to the 1-AU 256K..32K
+ * write_overhead 0.76 ms, write_bw 11.11 MB/s (10.6 MiB/s): fit to the 1-AU 256K..32K
  * rows, t(B) = a + B / bw; rmw 0.9 ms: the 16K..4K rows each program a
  * full 32 KiB group, 3.7 MB/s at 16K means 4.43 ms = 0.76 + 2.95 + 0.72;
  * 0.9 ms balances the three rows (all within 6%).
