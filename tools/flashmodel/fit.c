@@ -1382,12 +1382,14 @@ int fm_fit(struct fm_fit_input *in, const struct fm_fit_opts *o,
 			 in->source, nwithin, has_linear ? "linear" : "random");
 		return -1;
 	}
-	r->p.random_ok = 0;
+	/* merges are fitted on linear runs, or on random ones taken as fast */
+	if (!fixed(o, FM_K_RANDOM_OK))
+		r->p.random_ok = !has_linear;
+	if (!fixed(o, FM_K_RANDOM_AUS))
+		r->p.random_aus = r->p.random_ok ? r->p.open_aus : 0;
 	if (has_linear && lin_over) {
 		fit_au(r, in, o, wset, SET_OVER_LINEAR, es, why_lin);
 	} else if (!has_linear && rnd_over) {
-		r->p.random_ok = 1;
-		r->p.random_aus = r->p.open_aus;
 		fit_au(r, in, o, wset, SET_OVER, es, why_rnd);
 	} else {
 		fit_au(r, in, o, wset, 0, es, "");
