@@ -35,7 +35,8 @@ static const char usage_text[] =
 "                               fit a preset to flashbench --open-au (and -a)\n"
 "                               output, or to a card of the data set's CSV;\n"
 "                               writes the preset and its residuals;\n"
-"                               --check P: no fit, P against the rows\n"
+"                               --check P: no fit, P against the rows;\n"
+"                               --csv FILE --table: every card, one line each\n"
 "  bench [--preset P] [--requests N]\n"
 "                               model speed in requests per second\n"
 "\n"
@@ -471,9 +472,47 @@ static const struct option fit_opts[] = {
 	{ "card", required_argument, NULL, 'C' },
 	{ "assume", required_argument, NULL, 'a' },
 	{ "check", required_argument, NULL, 'k' },
+	{ "table", no_argument, NULL, 'T' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
+
+/* One markdown row per card of @csv: what the fit gives, or why it fails. */
+static int fit_table(const char *csv, struct fm_fit_opts *o)
+{
+	static struct fm_fit_input in;
+	static char cards[256][64];
+	struct fm_fit_result r;
+	char err[512];
+	int n = fm_fit_csv_cards(csv, cards, 256, err, sizeof(err));
+
+	if (n < 0) {
+		fprintf(stderr, "flashmodel: %s\n", err);
+		return 1;
+	}
+	printf("| device | rows | used | max error (used) | max error (all) | fitted parameters |\n");
+	printf("|---|---|---|---|---|---|\n");
+	for (int c = 0; c < n; c++) {
+		char copy[32] = "lumped";
+
+		memset(&in, 0, sizeof(in));
+		o->name = cards[c];
+		if (fm_fit_read_csv(csv, cards[c], &in, err, sizeof(err)) < 0 ||
+		    fm_fit(&in, o, &r, err, sizeof(err))) {
+			printf("| %s | - | - | - | - | not fitted: %s |\n", cards[c], err);
+			continue;
+		}
+		if (r.p.copy_bw < 1000000000000ull)
+			snprintf(copy, sizeof(copy), "%.3g MB/s", r.p.copy_bw / 1e6);
+		printf("| %s | %d | %d | %.1f%% | %.1f%% | AU %gM, unit %uK, open %u, random_ok %d, %.3g ms + %.3g MB/s, merge %.3g ms + copy %s |\n",
+		       cards[c], r.total, r.used, 100 * r.max_err_used,
+		       100 * r.max_err_all, r.p.au_size / 1048576.0,
+		       r.p.unit / 1024, r.p.open_aus, r.p.random_ok,
+		       r.p.write_overhead_ns / 1e6, r.p.write_bw / 1e6,
+		       r.p.merge_ns / 1e6, copy);
+	}
+	return 0;
+}
 
 /*
  * fit [--name N] [--erasesize S] [--page S] [--assume KEY=VALUE]...
@@ -486,7 +525,7 @@ static int cmd_fit(int argc, char **argv)
 	struct fm_fit_result r;
 	const char *csv = NULL, *card = NULL, *check = NULL;
 	char err[512];
-	int c, idx = 0, i;
+	int c, idx = 0, i, table = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", fit_opts, &idx)) != -1) {
@@ -514,6 +553,9 @@ static int cmd_fit(int argc, char **argv)
 		case 'k':
 			check = optarg;
 			break;
+		case 'T':
+			table = 1;
+			break;
 		case 'a':
 			eq = strchr(optarg, '=');
 			if (!eq)
@@ -533,6 +575,11 @@ static int cmd_fit(int argc, char **argv)
 		default:
 			usage(NULL);
 		}
+	}
+	if (table) {
+		if (!csv || card || optind != argc)
+			usage("--table goes with --csv FILE only");
+		return fit_table(csv, &o);
 	}
 	if (!o.name)
 		o.name = card ? card : "fitted";
