@@ -4,17 +4,18 @@
  *
  * The fit drives the model with flashbench's own pattern (openau.c) and
  * compares every published row, so whatever the model does (switch merges,
- * erases, RANDOM slots) is in the residuals.  Steps, each on the rows that
- * determine it (README.md "Fitting a card"):
+ * erases, RANDOM slots) is in the residuals.  Objective: the largest
+ * |ln(modelled / published)| over the rows of a step.  Steps, each on the
+ * rows that determine it (README.md "Fitting a card" says the same):
  *  1. runs past the open-AU limit: a run whose smallest-block rate is below
  *     half that of the run of the same pattern with the fewest AUs, and
- *     every run with more AUs than a collapsed one;
- *  2. write_overhead, write_bw: minimax relative error over the rows of
- *     linear runs within the limit (rows whose rate falls while the block
- *     grows are left out: the model's rate cannot fall with the block);
- *  3. open_aus (random_aus): the largest run within the limit;
- *  4. au_size, merge, copy_bw: minimax over the rows past the limit, AU
- *     among 2, 1, 1/2 and 1/4 times the test's erase size;
+ *     every run with more AUs than a collapsed one; open_aus (random_aus)
+ *     is the largest run within;
+ *  2. rows the model cannot describe are left out (exclude_rows());
+ *  3. write_overhead, write_bw: minimax over the linear rows within the
+ *     limit (random ones if there is no linear run);
+ *  4. au_size among 2, 1, 1/2, 1/4 times the test's erase size, each with
+ *     step 3 again and merge, copy_bw minimax over the rows past the limit;
  *  5. random_ok: whichever of 0 and 1 models the --random rows better.
  * Everything else keeps a documented default and is marked assumed.
  */
