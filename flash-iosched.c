@@ -158,6 +158,35 @@ static void __flash_put_seg(struct flash_data *fd, struct flash_segment *seg)
 	list_add(&seg->free, &fd->free_segs);
 }
 
+/* Order of flash_data.busy: most queued bytes first, then lowest index. */
+static bool flash_seg_busier(struct rb_node *a, const struct rb_node *b)
+{
+	const struct flash_segment *x = rb_entry(a, struct flash_segment, busy_node);
+	const struct flash_segment *y = rb_entry(b, struct flash_segment, busy_node);
+
+	return x->bytes > y->bytes || (x->bytes == y->bytes && x->index < y->index);
+}
+
+/*
+ * Add @bytes (may be negative) and @rqs to @seg's queued writes, keeping
+ * fd->busy sorted: @seg is in it exactly while it has queued writes.
+ * O(log n) in the busy segments.
+ */
+static void __flash_seg_account(struct flash_data *fd, struct flash_segment *seg,
+				s64 bytes, int rqs)
+{
+	if (seg->nr_rqs)
+		rb_erase_cached(&seg->busy_node, &fd->busy);
+	else
+		fd->nr_busy_segs++;
+	seg->bytes += bytes;
+	seg->nr_rqs += rqs;
+	if (seg->nr_rqs)
+		rb_add_cached(&seg->busy_node, &fd->busy, flash_seg_busier);
+	else
+		fd->nr_busy_segs--;
+}
+
 /* File a queued write into its segment.  False if no segment is free. */
 static bool __flash_add_write(struct flash_data *fd, struct request *rq)
 {
@@ -167,9 +196,7 @@ static bool __flash_add_write(struct flash_data *fd, struct request *rq)
 	if (!seg)
 		return false;
 	elv_rb_add(&seg->sort, rq);
-	if (!seg->nr_rqs++)
-		fd->nr_busy_segs++;
-	seg->bytes += blk_rq_bytes(rq);
+	__flash_seg_account(fd, seg, blk_rq_bytes(rq), 1);
 	rq->elv.priv[0] = seg;
 	return true;
 }
@@ -180,9 +207,7 @@ static void __flash_del_write(struct flash_data *fd, struct request *rq)
 	struct flash_segment *seg = flash_rq_seg(rq);
 
 	elv_rb_del(&seg->sort, rq);
-	seg->bytes -= blk_rq_bytes(rq);
-	if (!--seg->nr_rqs)
-		fd->nr_busy_segs--;
+	__flash_seg_account(fd, seg, -(s64)blk_rq_bytes(rq), -1);
 	rq->elv.priv[0] = NULL;
 	__flash_put_seg(fd, seg);
 }
@@ -232,6 +257,7 @@ void flash_regroup(struct flash_data *fd)
 	rbtree_postorder_for_each_entry_safe(seg, tmp, &fd->segments, node)
 		list_add(&seg->free, &fd->free_segs);
 	fd->segments = RB_ROOT;
+	fd->busy = RB_ROOT_CACHED;
 	fd->nr_busy_segs = 0;
 	fd->active = NULL;
 	fd->has_prev = false;
@@ -329,16 +355,16 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 	if (write_due)
 		return flash_rq_seg(list_first_entry(&fd->write_fifo,
 						     struct request, queuelist));
-	for (n = rb_first(&fd->segments); n; n = rb_next(n)) {
-		seg = rb_entry(n, struct flash_segment, node);
-		if (!seg->nr_rqs || seg == fd->active)
+	/* busiest first: at most the active and previous ones are skipped */
+	for (n = rb_first_cached(&fd->busy); n; n = rb_next(n)) {
+		seg = rb_entry(n, struct flash_segment, busy_node);
+		if (seg == fd->active)
 			continue;
-		if (spent && __flash_is_prev(fd, seg)) {
-			prev = seg;
-			continue;
-		}
-		if (!best || seg->bytes > best->bytes)
+		if (!spent || !__flash_is_prev(fd, seg)) {
 			best = seg;
+			break;
+		}
+		prev = seg;
 	}
 	if (!best && fd->active && fd->active->nr_rqs)
 		best = fd->active;
@@ -878,7 +904,7 @@ static void flash_requests_merged(struct request_queue *q, struct request *rq,
 	}
 	/* next's bytes now belong to rq, counted in rq's segment */
 	if (seg && !WARN_ON_ONCE(flash_rq_seg(next) != seg))
-		seg->bytes += blk_rq_bytes(next);
+		__flash_seg_account(fd, seg, blk_rq_bytes(next), 0);
 	__flash_remove(fd, next);
 }
 
@@ -974,7 +1000,7 @@ static bool flash_bio_merge(struct request_queue *q, struct bio *bio,
 
 		seg = __flash_find_seg(fd, flash_seg_index(&fd->geom, pos));
 		if (!WARN_ON_ONCE(!seg))
-			seg->bytes += bytes;
+			__flash_seg_account(fd, seg, bytes, 0);
 	} else if (!merged) {
 		cut = __flash_split_len(fd, bio);
 	}
@@ -1030,6 +1056,7 @@ static int flash_init_data(struct request_queue *q, struct elevator_queue *eq)
 	INIT_LIST_HEAD(&fd->free_segs);
 	fd->read_sort = RB_ROOT;
 	fd->segments = RB_ROOT;
+	fd->busy = RB_ROOT_CACHED;
 	flash_hrtimer_setup(&fd->wait_timer, flash_wait_timer_fn,
 			    CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	flash_set_defaults(fd, q);

@@ -244,6 +244,7 @@ struct elv_fs_entry;
 /* The writes queued for one erase block, sorted by sector. */
 struct flash_segment {
 	struct rb_node node;		/* in flash_data.segments, by index */
+	struct rb_node busy_node;	/* in flash_data.busy while nr_rqs > 0 */
 	struct list_head free;		/* in flash_data.free_segs while unused */
 	u64 index;			/* erase block number on the whole disk */
 	struct rb_root sort;		/* queued writes by sector (elv_rb) */
@@ -290,6 +291,8 @@ struct flash_data {
 	/* discard, secure erase, write zeroes, writes without a segment */
 	struct list_head other_fifo;	/* oldest first */
 	struct rb_root segments;	/* flash_segment by index */
+	/* segments with queued writes, most bytes first, then lowest index */
+	struct rb_root_cached busy;
 	struct list_head free_segs;	/* allocated, unused segments */
 	unsigned int nr_segs;		/* segments allocated (used and free) */
 	unsigned int nr_busy_segs;	/* segments with queued writes */
