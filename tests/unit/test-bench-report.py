@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# Unit tests of scripts/bench-report: the plan it prepares, the verdicts
-# on the issue's targets and the CPU ratio.  Prints one "PASS name" or
+# Unit tests of scripts/bench-report: the plan it prepares, the makespan
+# read from a trace, medians and ties, MISS rows, the scheduler read back,
+# file system runs, wrong geometry, the wide-spread rule, replay
+# agreement, the zoo list and the CPU ratio.  Prints one "PASS name" or
 # "FAIL name" line per test (the shape tests/run counts); exits 1 on a
 # failure.
 """Unit tests of scripts/bench-report."""
@@ -19,87 +21,296 @@ import scripts
 br = scripts.load("bench-report")
 
 
-def row(preset, job, sched, mibps, wa=1.0, p99=None, ok=True):
-    """A run record with only the fields targets() reads; p99 is the
-    application's read p99 on the model clock, the card's is a third."""
-    return {"preset": preset, "job": job, "sched": sched, "ok": ok,
-            "model": {"mibps": mibps, "write_amplification": wa,
-                      "read_lat_p99_ms": p99 / 3 if p99 else None},
-            "fio": {"read_bytes": 4096 if p99 is not None else 0,
-                    "read_clat_p99_model_ms": p99}}
+def summ(*vals):
+    """A summary of repetitions with these primary values (None = a
+    failed run)."""
+    runs = [{"id": "r%d" % i, "rep": i, "ok": v is not None, "mbps": v,
+             "fail_reason": "" if v is not None else "rc 1"}
+            for i, v in enumerate(vals, 1)]
+    return br.summarize(runs)
 
 
-def verdicts(rows):
-    return {t["target"].split(" (")[0].split(":")[0]: t["pass"]
-            for t in br.targets(rows)}
+def trace_line(t, act, rwbs="WS", sector=0, n=8):
+    return "259,0    0        1 %14.9f   265  %s  %s %d + %d [fio]\n" % (
+        t, act, rwbs, sector, n)
 
 
-STREAMS = ("sd-c10", "seq-write-4-streams-16k")
+# Q at 1.0; a request dispatched at 1.5 (held 0.5 s while the card idles),
+# completes at 2.0; nothing queued until 2.5 (the host's gap); a second
+# request 2.5-3.0.  On the wall clock: span 2.0, held idle 0.5, empty 0.5.
+TRACE = "".join([
+    trace_line(1.0, "Q"), trace_line(1.0, "G"), trace_line(1.5, "D"),
+    trace_line(2.0, "C"), trace_line(2.5, "Q", sector=8),
+    trace_line(2.5, "G", sector=8), trace_line(2.5, "D", sector=8),
+    trace_line(3.0, "C", sector=8),
+    "259,0    0        0     1.200000000     0  m   N flash switch 1\n"])
 
 
-class Targets(unittest.TestCase):
-    def test_streams_pass_needs_3x_and_wa(self):
-        rows = [row(*STREAMS, "bfq", 0.2, 60), row(*STREAMS, "flash", 0.61, 1.2)]
-        self.assertTrue(verdicts(rows)["4 sequential streams"])
-        rows[1]["model"]["write_amplification"] = 1.31
-        self.assertFalse(verdicts(rows)["4 sequential streams"])
-        rows[1]["model"]["write_amplification"] = 1.0
-        rows[1]["model"]["mibps"] = 0.59
-        self.assertFalse(verdicts(rows)["4 sequential streams"])
-
-    def test_failed_run_is_not_the_best_other(self):
-        rows = [row(*STREAMS, "bfq", 9.0, 1, ok=False),
-                row(*STREAMS, "none", 0.1, 90), row(*STREAMS, "flash", 0.5, 1)]
-        self.assertTrue(verdicts(rows)["4 sequential streams"])
-
-    def test_random_wa_half_of_best_other(self):
-        job = ("sd-c10", "randwrite-4k-qd32-first-4eb-16m")
-        rows = [row(*job, "mq-deadline", 0.1, 80), row(*job, "kyber", 0.1, 400),
-                row(*job, "flash", 0.2, 40)]
-        self.assertTrue(verdicts(rows)["random 4K QD32 in 4 erase blocks"])
-        rows[2]["model"]["write_amplification"] = 40.1
-        self.assertFalse(verdicts(rows)["random 4K QD32 in 4 erase blocks"])
-
-    def test_any_job_below_095_misses(self):
-        rows = [row("usb-8g", "a", "mq-deadline", 10), row("usb-8g", "a", "flash", 9.6),
-                row("sd-c10", "b", "bfq", 1), row("sd-c10", "b", "flash", 2)]
-        t = [t for t in br.targets(rows) if t["target"].startswith("no job")][0]
-        self.assertTrue(t["pass"])
-        rows[1]["model"]["mibps"] = 9.4
-        t = [t for t in br.targets(rows) if t["target"].startswith("no job")][0]
-        self.assertFalse(t["pass"])
-        self.assertIn("usb-8g/a 0.94x of mq-deadline", t["numbers"])
-
-    def test_read_p99_within_10_percent(self):
-        rows = [row("sd-c10", "rw", "mq-deadline", 1, p99=10.0),
-                row("sd-c10", "rw", "flash", 1, p99=11.0)]
-        self.assertTrue(verdicts(rows)["read p99"])
-        rows[1]["fio"]["read_clat_p99_model_ms"] = 11.1
-        self.assertFalse(verdicts(rows)["read p99"])
-        # the card's service time alone does not decide
-        rows[1]["fio"]["read_clat_p99_model_ms"] = 10.0
-        rows[1]["model"]["read_lat_p99_ms"] = 50.0
-        self.assertTrue(verdicts(rows)["read p99"])
+def write_run(top, rid, meta, trace=TRACE, busy_ns=10**9, fs=None,
+              stats=True):
+    d = os.path.join(top, "runs", rid)
+    os.makedirs(d)
+    with open(os.path.join(d, "meta.txt"), "w") as fh:
+        fh.write("".join("%s=%s\n" % kv for kv in meta.items()))
+    if trace is not None:
+        with open(os.path.join(d, "trace.txt"), "w") as fh:
+            fh.write(trace)
+    if stats:
+        with open(os.path.join(d, "stats.json"), "w") as fh:
+            json.dump({"model": {"busy_ns": busy_ns, "read_bytes": 0,
+                                 "host_write_bytes": 4 * 10**6,
+                                 "write_amplification": 1.0,
+                                 "erases": 3}}, fh)
+    if fs is not None:
+        with open(os.path.join(d, "fs.txt"), "w") as fh:
+            fh.write("".join("%s=%s\n" % kv for kv in fs.items()))
+    return d
 
 
-class Repeats(unittest.TestCase):
-    def test_median_run_is_chosen(self):
-        job = "buffered-write-end-fsync"
-        reps = [row("sd-c10", job, "flash", x) for x in (1.0, 0.5, 2.0)]
-        reps.append(row("sd-c10", job, "flash", 9.0, ok=False))
-        other = row("sd-c10", job, "bfq", 1.5)
-        chosen, rest = br.median_runs(reps + [other])
-        self.assertEqual(len(chosen), 2)
-        self.assertIs(chosen[0], reps[0])
-        self.assertEqual(reps[0]["repeats"], [1.0, 0.5, 2.0, None])
-        self.assertNotIn("repeats", other)
-        self.assertEqual(len(rest), 3)
+def good_meta(sched="flash", dil="0.5", **kw):
+    m = {"id": "x", "preset": "sd-c10", "sched": sched,
+         "job": "/out/jobs/seq.fio", "dilate": dil, "sched_readback": sched,
+         "rc": "0"}
+    m.update(kw)
+    return m
 
-    def test_all_failed_keeps_one_failed_run(self):
-        reps = [row("usb-8g", "j", "none", 1.0, ok=False) for _ in range(3)]
-        chosen, rest = br.median_runs(reps)
-        self.assertEqual(chosen, [reps[0]])
-        self.assertEqual(reps[0]["repeats"], [None, None, None])
+
+class Makespan(unittest.TestCase):
+    def test_first_q_to_last_c_and_idle(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "t.txt")
+            with open(p, "w") as fh:
+                fh.write(TRACE)
+            t = br.trace_times(p)
+        self.assertEqual((t["first_q"], t["first_d"], t["last_c"]),
+                         (1.0, 1.5, 3.0))
+        self.assertAlmostEqual(t["idle_held_s"], 0.5)
+        self.assertAlmostEqual(t["idle_empty_s"], 0.5)
+
+    def test_run_on_the_model_clock(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = br.run_record(write_run(d, "sd-c10__seq__flash",
+                                        good_meta(dil="0.5")))
+        self.assertTrue(r["ok"], r["fail_reason"])
+        # wall span 2 s at dilation 0.5: 4 s of model time
+        self.assertAlmostEqual(r["makespan"]["model_s"], 4.0)
+        self.assertAlmostEqual(r["raw_mbps"], 1.0)
+        # busy 1 s + held idle 0.5 / 0.5 = 2 s: the primary
+        self.assertAlmostEqual(r["nohost_mbps"], 2.0)
+        self.assertAlmostEqual(r["mbps"], r["nohost_mbps"])
+        self.assertAlmostEqual(r["busy_mbps"], 4.0)
+
+    def test_no_completion_events_is_a_failed_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = br.run_record(write_run(d, "sd-c10__seq__flash", good_meta(),
+                                        trace=trace_line(1.0, "D")))
+        self.assertFalse(r["ok"])
+        self.assertIn("no makespan", r["fail_reason"])
+
+    def test_scaled_trace_for_the_replay(self):
+        with tempfile.TemporaryDirectory() as d:
+            rd = write_run(d, "sd-c10__seq__flash", good_meta(dil="0.5"))
+            self.assertEqual(br.scale_trace(rd), 2)
+            with open(os.path.join(rd, "trace-model.txt")) as fh:
+                times = [float(ln.split()[3]) for ln in fh]
+        # D at 1.5 and 2.5, first Q at 1.0, dilation 0.5
+        self.assertEqual(times, [1.0, 3.0])
+
+
+class Readback(unittest.TestCase):
+    def test_mismatch_fails_the_run(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = br.run_record(write_run(
+                d, "sd-c10__seq__flash",
+                good_meta(sched_readback="mq-deadline")))
+        self.assertFalse(r["ok"])
+        self.assertIn("read back as 'mq-deadline'", r["fail_reason"])
+
+    def test_missing_readback_fails_the_run(self):
+        m = good_meta()
+        del m["sched_readback"]
+        with tempfile.TemporaryDirectory() as d:
+            r = br.run_record(write_run(d, "sd-c10__seq__flash", m))
+        self.assertFalse(r["ok"])
+
+    def test_failed_run_without_results_is_kept(self):
+        # what bench-guest's fail_meta writes when flashemu did not start
+        m = {"id": "sd-c10__seq__flash", "preset": "sd-c10", "sched": "flash",
+             "job": "/out/jobs/seq.fio", "dilate": "1", "rc": "2",
+             "fail_reason": "flashemu did not start"}
+        with tempfile.TemporaryDirectory() as d:
+            write_run(d, "sd-c10__seq__flash", m, trace=None, stats=False)
+            write_run(d, "sd-c10__seq__bfq", good_meta("bfq"))
+            res = br.analyse(d)
+        self.assertEqual([f["id"] for f in res["failed"]],
+                         ["sd-c10__seq__flash"])
+        row = [t for t in res["table"] if t["job"] == "seq"][0]
+        self.assertEqual(row["verdict"]["verdict"], "MISS")
+        self.assertIn("MISS", br.render(res, False))
+
+
+class FileSystems(unittest.TestCase):
+    def fs_run(self, d, fs, meta=None):
+        m = meta or good_meta(job="fs-ext4-unpack")
+        return br.run_record(write_run(d, "fs__sd-c10__ext4-unpack__flash",
+                                       m, fs=fs))
+
+    def test_checksum_errors_fail(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = self.fs_run(d, {"checksum_errors": "2", "seconds": "3"})
+        self.assertFalse(r["ok"])
+        self.assertIn("checksum_errors 2", r["fail_reason"])
+        self.assertEqual(r["job"], "fs-ext4-unpack")
+
+    def test_clean_run_and_missing_script(self):
+        with tempfile.TemporaryDirectory() as d:
+            r = self.fs_run(d, {"checksum_errors": "0", "seconds": "3"})
+        self.assertTrue(r["ok"], r["fail_reason"])
+        m = good_meta(rc="127", fail_reason="bench-fs-guest missing")
+        with tempfile.TemporaryDirectory() as d:
+            r = self.fs_run(d, None, m)
+        self.assertFalse(r["ok"])
+        self.assertIn("bench-fs-guest missing", r["fail_reason"])
+
+
+class Medians(unittest.TestCase):
+    def test_median_min_max_and_failed_reps(self):
+        s = summ(3.0, None, 1.0, 2.0)
+        self.assertEqual((s["median"], s["min"], s["max"]), (2.0, 1.0, 3.0))
+        self.assertEqual((s["n"], s["n_ok"]), (4, 3))
+        self.assertEqual(s["vals"], [3.0, None, 1.0, 2.0])
+        self.assertEqual(s["run"]["mbps"], 2.0)
+        self.assertEqual(len(s["failed"]), 1)
+        self.assertEqual(br.cell(s), "2.000 [1.000-3.000] (3 of 4 ok)")
+
+    def test_all_failed(self):
+        s = summ(None, None)
+        self.assertIsNone(s["median"])
+        self.assertEqual(br.cell(s), "FAILED")
+
+
+class Ties(unittest.TestCase):
+    def test_overlap_is_a_tie(self):
+        self.assertEqual(br.compare(summ(1.0, 1.2, 1.1), summ(1.15, 1.3)),
+                         "tie")
+        self.assertEqual(br.compare(summ(1.0, 1.1), summ(1.15, 1.3)),
+                         "worse")
+        self.assertEqual(br.compare(summ(1.4, 1.5), summ(1.15, 1.3)),
+                         "better")
+        self.assertEqual(br.compare(summ(2.0), summ(1.0),
+                                    higher_better=False), "worse")
+        self.assertIsNone(br.compare(summ(None), summ(1.0)))
+
+    def test_verdict_shows_tie_and_failed_peers(self):
+        v = br.job_verdict({"flash": summ(0.9, 1.0, 0.95),
+                            "bfq": summ(1.0, 0.98, 1.1),
+                            "kyber": summ(None, None),
+                            "none": summ(0.5)})
+        self.assertEqual((v["best_other"], v["verdict"]), ("bfq", "tie"))
+        self.assertAlmostEqual(v["ratio"], 0.95 / 1.0)
+        self.assertEqual(v["failed_peers"], ["kyber"])
+        self.assertIn("tie", br.verdict_text(v))
+        self.assertIn("failed: kyber", br.verdict_text(v))
+
+    def test_target_095_tie_miss_pass(self):
+        def tab(flash, other):
+            return {("sd-c10", "j"): {
+                "scheds": {"flash": flash, "bfq": other},
+                "verdict": br.job_verdict({"flash": flash, "bfq": other})}}
+
+        def result(t):
+            return br.targets(t, [], [], [], None, {})[0]["result"]
+        self.assertEqual(result(tab(summ(0.9, 0.92, 1.0), summ(0.99, 1.0))),
+                         "TIE")
+        self.assertEqual(result(tab(summ(0.9, 0.92), summ(0.99, 1.0))),
+                         "MISS")
+        self.assertEqual(result(tab(summ(0.96), summ(1.0))), "PASS")
+        self.assertEqual(result(tab(summ(None), summ(1.0))), "MISS")
+
+
+class WrongGeometry(unittest.TestCase):
+    def geo(self, wrong, truth=(1.0, 1.0, 1.0), dl=(0.5, 0.5, 0.5)):
+        runs = [{"id": "g%d" % i, "rep": i, "ok": True, "mbps": v,
+                 "fail_reason": "", "preset": "sd-c10", "job": "j",
+                 "variant": "erase-x2"} for i, v in enumerate(wrong, 1)]
+        main = {("sd-c10", "j"): {"scheds": {"flash": summ(*truth),
+                                             "mq-deadline": summ(*dl)}}}
+        return br.geometry_table(runs, main)[0]
+
+    def test_cost_and_mq_deadline(self):
+        g = self.geo((0.91, 0.92, 0.93))
+        self.assertAlmostEqual(g["cost"], 0.08)
+        self.assertTrue(g["pass"])
+        self.assertFalse(self.geo((0.85, 0.86, 0.87))["pass"])
+        # inside 10 % of the truth but below mq-deadline
+        self.assertFalse(self.geo((0.95, 0.95, 0.95),
+                                  dl=(0.97, 0.98, 0.99))["pass"])
+
+
+class Topup(unittest.TestCase):
+    def test_wide_spread_adds_reps_for_every_scheduler(self):
+        groups = {("sd-c10", "j", s): [1.0, 1.05, 1.02] for s in br.SCHEDS}
+        self.assertEqual(br.topup_plan(groups), [])
+        groups[("sd-c10", "j", "bfq")] = [1.0, 1.3, 1.1]
+        lines = br.topup_plan(groups)
+        self.assertEqual(len(lines), 2 * len(br.SCHEDS))
+        self.assertTrue(lines[0].startswith("run sd-c10__j__none__r4 "))
+        self.assertTrue(lines[-1].startswith("run sd-c10__j__flash__r5 "))
+        groups[("sd-c10", "j", "bfq")] = [1.0, 1.3, 1.1, 1.2, 1.0]
+        self.assertEqual(br.topup_plan(groups), [])
+
+
+class Agreement(unittest.TestCase):
+    def rec(self, replay_busy, replay_last):
+        return {"id": "a", "ok": True, "preset": "sd-c10", "job": "j",
+                "sched": "flash", "model": {"busy_s": 10.0,
+                                            "write_amplification": 1.0},
+                "makespan": {"model_s": 20.0},
+                "replay": {"own": {"busy_s": replay_busy,
+                                   "last_completion_s": replay_last,
+                                   "write_amplification": 1.0}}}
+
+    def test_within_10_percent(self):
+        self.assertTrue(br.agreement_table([self.rec(10.5, 19.0)])[0]["pass"])
+        self.assertFalse(br.agreement_table([self.rec(11.1, 20)])[0]["pass"])
+        self.assertFalse(br.agreement_table([self.rec(10, 22.1)])[0]["pass"])
+
+    def test_zoo_keeps_the_recorded_idle(self):
+        r = self.rec(10.0, 20.0)
+        r.update({"rep": 1, "bytes": 4e6, "mbps": 4e6 / 1e6 / 16.0})
+        r["replay"]["zoo"] = {"fast": {"busy_s": 2.0, "bytes": 4e6,
+                                       "write_amplification": 1.0}}
+        z = br.zoo_runs([r])[0]
+        # idle = 16 - 10 = 6 s, kept: 2 + 6 = 8 s on the fast card
+        self.assertAlmostEqual(z["mbps"], 0.5)
+
+
+class ZooList(unittest.TestCase):
+    def test_files_and_held_out(self):
+        with tempfile.TemporaryDirectory() as d:
+            for n in ("a", "b"):
+                with open(os.path.join(d, n + ".preset"), "w") as fh:
+                    fh.write("base = sd-c10\n")
+            with open(os.path.join(d, "HELD-OUT"), "w") as fh:
+                fh.write("# chosen first\nb.preset\n")
+            rows = [ln.split() for ln in br.zoo_list(d)]
+        self.assertEqual([(r[0], r[2]) for r in rows], [("a", "0"), ("b", "1")])
+        self.assertTrue(rows[0][1].endswith("/a.preset"))
+
+
+class Latency(unittest.TestCase):
+    def test_bins_merged_and_dilated(self):
+        def job(bins):
+            return {"read": {"io_bytes": 0}, "write": {
+                "io_bytes": 4096, "total_ios": sum(bins.values()),
+                "clat_ns": {"bins": {str(k): v for k, v in bins.items()},
+                            "percentile": {"99.000000": 1}}}}
+        fio = {"jobs": [job({10**6: 98}), job({5 * 10**6: 1, 9 * 10**6: 1})]}
+        f = br.fio_summary(fio, 0.5)
+        self.assertAlmostEqual(f["write_clat_p50_ms"], 1.0)
+        self.assertAlmostEqual(f["write_clat_p99_ms"], 5.0)
+        self.assertAlmostEqual(f["write_clat_p99_model_ms"], 10.0)
+        self.assertIsNone(f["read_clat_p99_ms"])
 
 
 class Cpu(unittest.TestCase):
@@ -119,37 +330,71 @@ class Cpu(unittest.TestCase):
         self.assertAlmostEqual(c["ratio"], 0.9)
         self.assertEqual(c["ratio_per_round"], [0.9, 0.8, 2.0])
 
-    def test_no_cpu_dir(self):
-        with tempfile.TemporaryDirectory() as d:
-            self.assertIsNone(br.cpu_results(d))
-
 
 class Prepare(unittest.TestCase):
-    def plan(self, quick):
+    def plans(self, quick):
         with tempfile.TemporaryDirectory() as d:
             br.prepare(quick, d)
-            with open(os.path.join(d, "plan.txt")) as fh:
-                return fh.read().splitlines()
+            out = []
+            i = 1
+            while os.path.exists(os.path.join(d, "plan-%d.txt" % i)):
+                with open(os.path.join(d, "plan-%d.txt" % i)) as fh:
+                    out.append(fh.read().splitlines())
+                i += 1
+            return out
 
-    def test_every_scheduler_preset_and_job(self):
-        jobs = [f[:-4] for f in os.listdir(os.path.join(scripts.TOP, "fio-jobs"))
+    def test_full_three_interleaved_reps_in_parts(self):
+        parts = self.plans(False)
+        self.assertEqual(len(parts), len(br.PRESETS) + 2)
+        lines = sum(parts, [])
+        jobs = [f[:-4] for f in os.listdir(os.path.join(scripts.TOP,
+                                                         "fio-jobs"))
                 if f.endswith(".fio")]
-        runs = [ln.split()[1] for ln in self.plan(False) if ln.startswith("run ")
-                and not ln.startswith("run tune__")]
-        want = ["%s__%s__%s%s" % (p, j, s, "__r%d" % r if r > 1 else "")
+        runs = [ln.split()[1] for ln in lines if ln.startswith("run ") and
+                br.parse_id(ln.split()[1])["kind"] == "main"]
+        want = ["%s__%s__%s%s" % (p, j, s, br.rep_suffix(r))
                 for p in br.PRESETS for j in jobs for s in br.SCHEDS
-                for r in range(1, br.REPEAT.get(j, 1) + 1)]
+                for r in range(1, br.REPS_FULL + 1)]
         self.assertEqual(sorted(runs), sorted(want))
-        self.assertIn("sd-c10__buffered-write-end-fsync__bfq__r5", runs)
+        # interleaved: every scheduler's first run before any second one
+        j = [r for r in runs if r.startswith("sd-c10__seq-write-128k-qd4__")]
+        self.assertEqual(j[:len(br.SCHEDS)],
+                         ["sd-c10__seq-write-128k-qd4__" + s
+                          for s in br.SCHEDS])
+        self.assertTrue(j[len(br.SCHEDS)].endswith("__r2"))
+        # one part per preset holds that preset's runs only
+        self.assertFalse([ln for ln in parts[0] if ln.startswith("run ")
+                          and " sd-c10 " not in ln])
 
-    def test_quick_is_a_subset_with_the_cpu_test(self):
-        plan = self.plan(True)
-        runs = [ln for ln in plan if ln.startswith("run ") and "tune__" not in ln]
+    def test_geometry_and_fs_lines(self):
+        lines = sum(self.plans(False), [])
+        geo = [ln for ln in lines if ln.startswith("run geo__")]
+        self.assertIn("run geo__sd-c10__seq-write-4-streams-16k__erase-x1.5 "
+                      "sd-c10 flash /out/jobs/seq-write-4-streams-16k.fio "
+                      "0.3 erase_size=6291456", geo)
+        self.assertTrue([ln for ln in geo if ln.endswith(" page_size=8192")])
+        fs = [ln.split() for ln in lines if ln.startswith("fs ")]
+        self.assertTrue(fs)
+        self.assertTrue(all(len(f) == 7 for f in fs))
+        self.assertEqual(set(f[4] for f in fs), set(br.FS_TYPES))
+        self.assertEqual(set(f[5] for f in fs), set(br.FS_WORKLOADS))
+
+    def test_quick_is_one_part(self):
+        parts = self.plans(True)
+        self.assertEqual(len(parts), 1)
+        runs = [ln for ln in parts[0] if ln.startswith("run ") and
+                br.parse_id(ln.split()[1])["kind"] == "main"]
         self.assertEqual(len(runs), len(br.QUICK_JOBS) * 15)
         self.assertFalse([ln for ln in runs
                           if re.search(r"__r\d+$", ln.split()[1])])
-        self.assertIn("cpu 6 5 mq-deadline flash", plan)
-        self.assertIn("set NR %d" % br.NR_REQUESTS, plan)
+        self.assertIn("cpu 6 5 mq-deadline flash", parts[0])
+        self.assertIn("set NR %d" % br.NR_REQUESTS, parts[0])
+
+    def test_parse_id(self):
+        self.assertEqual(br.parse_id("geo__usb-8g__j__page-x2__r3"),
+                         {"kind": "geo", "preset": "usb-8g", "job": "j",
+                          "variant": "page-x2", "rep": 3})
+        self.assertEqual(br.parse_id("sd-c10__j__mq-deadline")["rep"], 1)
 
 
 class Result(unittest.TextTestResult):
