@@ -150,10 +150,23 @@ class Readback(unittest.TestCase):
 
 
 class FileSystems(unittest.TestCase):
-    def fs_run(self, d, fs, meta=None):
+    def fs_run(self, d, fs, meta=None, trace=TRACE):
         m = meta or good_meta(job="fs-ext4-unpack")
         return br.run_record(write_run(d, "fs__sd-c10__ext4-unpack__flash",
-                                       m, fs=fs))
+                                       m, fs=fs, trace=trace))
+
+    def test_workload_counters_and_time_from_fs_txt(self):
+        fs = {"checksum_errors": "0", "workload_model_ms": "8000",
+              "busy_ms": "2000", "host_write_bytes": "8000000",
+              "erases": "7", "write_amplification": "1.5"}
+        with tempfile.TemporaryDirectory() as d:
+            # bench-fs-guest traces D events only: no makespan in trace
+            r = self.fs_run(d, fs, trace=trace_line(1.0, "D"))
+        self.assertTrue(r["ok"], r["fail_reason"])
+        self.assertEqual(r["makespan"]["model_s"], 8.0)
+        self.assertAlmostEqual(r["mbps"], 1.0)
+        self.assertAlmostEqual(r["busy_mbps"], 4.0)
+        self.assertEqual(r["model"]["erases"], 7)
 
     def test_checksum_errors_fail(self):
         with tempfile.TemporaryDirectory() as d:
