@@ -94,8 +94,10 @@ check:
 mutants:
 	scripts/mutants
 
+# QUICK=1: the short bench; ZOO=DIR: another card zoo (default
+# tools/flashmodel/zoo)
 bench:
-	scripts/bench $(if $(filter-out 0,$(QUICK)),--quick)
+	scripts/bench $(if $(filter-out 0,$(QUICK)),--quick) $(if $(ZOO),--zoo $(ZOO))
 
 demo:
 	scripts/demo
