@@ -296,6 +296,8 @@ class Agreement(unittest.TestCase):
         z = br.zoo_runs([r])[0]
         # idle = 16 - 10 = 6 s, kept: 2 + 6 = 8 s on the fast card
         self.assertAlmostEqual(z["mbps"], 0.5)
+        # scaled with the busy time: 2 + 6 x 2 / 10 = 3.2 s
+        self.assertAlmostEqual(z["mbps_scaled"], 4 / 3.2)
 
 
 class ZooList(unittest.TestCase):
