@@ -273,6 +273,20 @@ class Topup(unittest.TestCase):
         self.assertEqual(br.topup_plan(groups), [])
 
 
+    def test_topup_writes_the_plan_from_the_runs(self):
+        with tempfile.TemporaryDirectory() as d:
+            for s in br.SCHEDS:
+                for rep in (1, 2, 3):
+                    busy = 2 * 10**9 if (s, rep) == ("bfq", 2) else 10**9
+                    write_run(d, "sd-c10__j__%s%s" % (s, br.rep_suffix(rep)),
+                              good_meta(s), busy_ns=busy)
+            self.assertEqual(br.topup(d, 7), 2 * len(br.SCHEDS))
+            with open(os.path.join(d, "plan-7.txt")) as fh:
+                runs = [ln.split()[1] for ln in fh if ln.startswith("run ")]
+            self.assertFalse(os.path.exists(os.path.join(d, "plan-8.txt")))
+        self.assertEqual(runs[0], "sd-c10__j__none__r4")
+
+
 class Agreement(unittest.TestCase):
     def rec(self, replay_busy, replay_last):
         return {"id": "a", "ok": True, "preset": "sd-c10", "job": "j",
