@@ -284,7 +284,7 @@ class Topup(unittest.TestCase):
             with open(os.path.join(d, "plan-7.txt")) as fh:
                 runs = [ln.split()[1] for ln in fh if ln.startswith("run ")]
             self.assertFalse(os.path.exists(os.path.join(d, "plan-8.txt")))
-        self.assertEqual(runs[0], "sd-c10__j__none__r4")
+        self.assertEqual(runs[0], "sd-c10__seq__none__r4")
 
 
 class Agreement(unittest.TestCase):
