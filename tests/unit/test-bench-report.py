@@ -241,6 +241,25 @@ class Ties(unittest.TestCase):
         self.assertEqual(result(tab(summ(None), summ(1.0))), "MISS")
 
 
+    def test_streams_target_on_cards_with_fewer_open_aus(self):
+        def tab(preset, flash, wa):
+            fl = summ(flash)
+            fl["run"]["model"] = {"write_amplification": wa}
+            sc = {"flash": fl, "bfq": summ(1.0)}
+            return {(preset, "seq-write-4-streams-16k"): {
+                "scheds": sc, "verdict": br.job_verdict(sc)}}
+
+        def streams(t, pp):
+            return [x["result"] for x in br.targets(t, [], [], [], None, pp)
+                    if x["target"].startswith("four streams")]
+        pp = {"sd-c10": 2, "usb-8g": 4, "sd-c10:random_ok": 0}
+        self.assertEqual(streams(tab("sd-c10", 2.1, 1.05), pp), ["PASS"])
+        self.assertEqual(streams(tab("sd-c10", 2.1, 1.2), pp), ["MISS"])
+        self.assertEqual(streams(tab("sd-c10", 1.9, 1.0), pp), ["MISS"])
+        # four open AUs: not fewer than the streams, no such target
+        self.assertEqual(streams(tab("usb-8g", 1.0, 1.0), pp), [])
+
+
 class WrongGeometry(unittest.TestCase):
     def geo(self, wrong, truth=(1.0, 1.0, 1.0), dl=(0.5, 0.5, 0.5)):
         runs = [{"id": "g%d" % i, "rep": i, "ok": True, "mbps": v,
