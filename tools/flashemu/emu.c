@@ -264,6 +264,8 @@ static void emu_commit_due(struct emu *e, struct io_uring *ring, uint64_t now)
 		if (late > 1000000)
 			e->late_over_1ms++;
 		e->t_last = now;
+		if (i)
+			e->reordered++;
 		ublk_prep_io_cmd(emu_get_sqe(ring), e->cdev_fd,
 				 UBLK_U_IO_COMMIT_AND_FETCH_REQ, tag, res,
 				 e->buf[tag]);
@@ -478,6 +480,7 @@ static void emu_json(struct emu *e, FILE *f)
 	fprintf(f, "  \"queue_depth\": %u,\n", e->depth);
 	fprintf(f, "  \"channels\": %u,\n", e->clock.channels);
 	fprintf(f, "  \"max_concurrency\": %u,\n", e->clock.max_conc);
+	fprintf(f, "  \"reordered\": %" PRIu64 ",\n", e->reordered);
 	fprintf(f, "  \"channel_busy_wall_ns\": [");
 	for (i = 0; i < e->clock.channels; i++)
 		fprintf(f, "%s%" PRIu64, i ? ", " : "", e->clock.chan_busy[i]);

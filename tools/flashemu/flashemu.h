@@ -347,6 +347,7 @@ struct emu {
 	uint64_t max_occupancy, occupancy_sum;
 	uint64_t occupancy_hist[65];	/* [min(occupancy, 64)] at arrival */
 	uint64_t late_max, late_sum, late_over_1ms;
+	uint64_t reordered;		/* completed before an earlier arrival */
 	uint64_t t_first, t_last;	/* wall of first arrival, last commit */
 	uint64_t busy_since;		/* wall: the FIFO became non-empty */
 	uint64_t busy_wall;		/* wall time the FIFO was non-empty */
