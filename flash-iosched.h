@@ -208,6 +208,57 @@ static inline void flash_default_geometry(const struct flash_dev_limits *l,
 	*erase_bytes = erase;
 }
 
+/*
+ * How many commands the device works on at once, as its driver tells the
+ * block layer.  A device counts as parallel (eMMC or UFS with a command
+ * queue, SATA/NVMe SSDs, virtio) if it has more than one hardware queue,
+ * or if its one queue takes at least FLASH_PARALLEL_TAGS commands and the
+ * driver never sleeps in queue_rq.  Serial flash never qualifies: USB
+ * mass storage takes one command, and the MMC driver, whose queue has 64
+ * tags, sleeps (BLK_MQ_F_BLOCKING) while the card works on a command, so
+ * that at most one more waits on it.  eMMC with command queueing uses the
+ * same blocking driver and is not recognised: the udev rule raises its
+ * tunables (its queue has fewer than the 64 tags of the serial one).
+ */
+#define FLASH_PARALLEL_TAGS	16u
+
+struct flash_dev_queue {
+	u32 nr_hw_queues;
+	u32 depth;			/* driver tags per hardware queue */
+	bool blocking;			/* queue_rq may sleep */
+};
+
+static inline bool flash_dev_parallel(const struct flash_dev_queue *d)
+{
+	return d->nr_hw_queues > 1 ||
+	       (!d->blocking && d->depth >= FLASH_PARALLEL_TAGS);
+}
+
+/*
+ * Defaults of open_segments and write_depth.  A serial device gets one
+ * write in flight: the next ones wait in the scheduler and merge, which
+ * is what a card serving one command at a time gains from.  A parallel
+ * device would be held to one command of the many it can work on, so
+ * the limits go to the most writes it takes: write_depth to its tags (all
+ * hardware queues), open_segments to FLASH_MAX_OPEN, so that random writes
+ * spread over many erase blocks fill the queue too.
+ */
+static inline void flash_default_depths(const struct flash_dev_queue *d,
+					u32 *open_segments, u32 *write_depth)
+{
+	u64 tags = (u64)d->depth * d->nr_hw_queues;
+
+	*open_segments = 1;
+	*write_depth = 1;
+	if (!flash_dev_parallel(d))
+		return;
+	*open_segments = FLASH_MAX_OPEN;
+	*write_depth = tags < FLASH_MAX_WRITE_DEPTH ? (u32)tags :
+		       FLASH_MAX_WRITE_DEPTH;
+	if (!*write_depth)
+		*write_depth = 1;
+}
+
 #ifdef __KERNEL__
 #include <linux/kconfig.h>
 

@@ -8,6 +8,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/blkdev.h>
+#include <linux/blk-mq.h>
 #include <linux/jiffies.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -17,8 +18,6 @@
 
 static const unsigned int flash_read_expire_ms = 500;
 static const unsigned int flash_write_expire_ms = 5000;
-static const unsigned int flash_open_segments = 1;
-static const unsigned int flash_write_depth = 1;
 static const unsigned int flash_write_wait_us = 2000;
 static const enum flash_split flash_split_default = FLASH_SPLIT_OFF;
 
@@ -28,7 +27,11 @@ static const char *const flash_split_names[FLASH_SPLIT_NR] = {
 	[FLASH_SPLIT_POW2] = "pow2",
 };
 
-/* Called from flash_init_sched() before the queue uses the scheduler. */
+/*
+ * Called from flash_init_sched() before the queue uses the scheduler.
+ * open_segments and write_depth depend on whether the device works on
+ * several commands at once (flash_default_depths()).
+ */
 void flash_set_defaults(struct flash_data *fd, struct request_queue *q)
 {
 	struct flash_dev_limits lim = {
@@ -39,14 +42,18 @@ void flash_set_defaults(struct flash_data *fd, struct request_queue *q)
 		.discard_granularity = q->limits.max_discard_sectors ?
 				       q->limits.discard_granularity : 0,
 	};
+	struct flash_dev_queue dq = {
+		.nr_hw_queues = q->nr_hw_queues,
+		.depth = q->tag_set->queue_depth,
+		.blocking = q->tag_set->flags & BLK_MQ_F_BLOCKING,
+	};
 	u32 page, erase;
 
 	flash_default_geometry(&lim, &page, &erase);
+	flash_default_depths(&dq, &fd->open_segments, &fd->write_depth);
 	fd->geom.page_sectors = page >> FLASH_SECTOR_SHIFT;
 	fd->geom.erase_sectors = erase >> FLASH_SECTOR_SHIFT;
 	fd->split = flash_split_default;
-	fd->open_segments = flash_open_segments;
-	fd->write_depth = flash_write_depth;
 	fd->write_wait_us = flash_write_wait_us;
 	fd->read_expire_ms = flash_read_expire_ms;
 	fd->read_expire = msecs_to_jiffies(flash_read_expire_ms);

@@ -228,6 +228,146 @@ static void test_clock_matches_model(void **state)
 	}
 }
 
+/* Four channels: four requests at once, the fifth waits for the first. */
+static void test_clock_channels_parallel(void **state)
+{
+	struct emu_clock c;
+	unsigned int i;
+
+	(void)state;
+	clock_init_channels(&c, 0, 1.0, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(clock_book(&c, 0, 1 * MS), 1 * MS);
+	assert_int_equal(c.max_conc, 4);
+	assert_int_equal(clock_book(&c, 0, 1 * MS), 2 * MS);
+	assert_int_equal(c.chan_busy[0], 2 * MS);
+	for (i = 1; i < 4; i++)
+		assert_int_equal(c.chan_busy[i], 1 * MS);
+	/* idle again: one request alone */
+	assert_int_equal(clock_book(&c, 10 * MS, 3 * MS), 13 * MS);
+	assert_int_equal(c.max_conc, 4);
+}
+
+/* With two channels a short request overtakes a long one. */
+static void test_clock_channels_out_of_order(void **state)
+{
+	struct emu_clock c;
+	uint64_t long_done, short_done;
+
+	(void)state;
+	clock_init_channels(&c, 1000, 2.0, 2);
+	long_done = clock_book(&c, 1000, 10 * MS);
+	short_done = clock_book(&c, 1000 + 1 * MS, 1 * MS);
+	assert_int_equal(long_done, 1000 + 20 * MS);
+	assert_int_equal(short_done, 1000 + 3 * MS);
+	assert_true(short_done < long_done);
+	assert_int_equal(c.max_conc, 2);
+	/* both busy: the next starts when the short one's channel frees */
+	assert_int_equal(clock_book(&c, 1000 + 2 * MS, 1 * MS),
+			 1000 + 5 * MS);
+}
+
+/* Out-of-range channel counts are clamped, 0 to 1. */
+static void test_clock_channels_clamped(void **state)
+{
+	struct emu_clock c;
+
+	(void)state;
+	clock_init_channels(&c, 0, 1.0, 0);
+	assert_int_equal(c.channels, 1);
+	clock_init_channels(&c, 0, 1.0, EMU_MAX_CHANNELS + 5);
+	assert_int_equal(c.channels, EMU_MAX_CHANNELS);
+}
+
+/* splitmix64, for repeatable pseudo-random schedules */
+static uint64_t mix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * One channel is the old single FIFO server, exactly: done = max(arrival,
+ * previous done) + service * dilate, completions in arrival order.
+ */
+static void test_clock_one_channel_is_fifo(void **state)
+{
+	struct emu_clock c;
+	uint64_t x = 42, wall = 5 * MS, free = 5 * MS, done;
+	unsigned int i;
+
+	(void)state;
+	clock_init_channels(&c, 5 * MS, 3.0, 1);
+	for (i = 0; i < 10000; i++) {
+		uint64_t svc = mix(&x) % (3 * MS);
+
+		wall += mix(&x) % (4 * MS);
+		done = clock_book(&c, wall, svc);
+		free = (wall > free ? wall : free) +
+		       (uint64_t)((double)svc * 3.0 + 0.5);
+		assert_int_equal(done, free);
+	}
+	assert_int_equal(c.max_conc, 1);
+}
+
+/*
+ * N channels against a direct check of what an N-server FIFO queue must
+ * do, on random arrivals: at most N requests in service at any instant,
+ * starts in arrival order, a request waits only while all N are busy, and
+ * max_conc is the true peak.
+ */
+static void test_clock_channels_invariants(void **state)
+{
+	enum { NREQ = 400 };
+	static uint64_t arr[NREQ], start[NREQ], done[NREQ];
+	unsigned int n, i, j;
+	uint64_t x = 7;
+
+	(void)state;
+	for (n = 1; n <= 8; n++) {
+		struct emu_clock c;
+		uint64_t wall = 0;
+		unsigned int peak = 0;
+
+		clock_init_channels(&c, 0, 1.0, n);
+		for (i = 0; i < NREQ; i++) {
+			uint64_t svc = 1 + mix(&x) % (4 * MS);
+
+			wall += mix(&x) % (MS / 2 + MS * (i % 50 == 0) * 40);
+			arr[i] = wall;
+			done[i] = clock_book(&c, wall, svc);
+			start[i] = done[i] - svc;
+			assert_true(start[i] >= arr[i]);
+			if (i)
+				assert_true(start[i] >= start[i - 1]);
+		}
+		for (i = 0; i < NREQ; i++) {
+			unsigned int busy = 0;
+
+			/* in service at start[i]: j with start <= t < done */
+			for (j = 0; j < NREQ; j++)
+				if (start[j] <= start[i] && done[j] > start[i])
+					busy++;
+			assert_true(busy <= n);
+			if (busy > peak)
+				peak = busy;
+			/* waited: then all n were busy just before it started */
+			if (start[i] > arr[i]) {
+				busy = 0;
+				for (j = 0; j < i; j++)
+					if (start[j] <= start[i] &&
+					    done[j] >= start[i])
+						busy++;
+				assert_true(busy >= n);
+			}
+		}
+		assert_int_equal(c.max_conc, peak);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +382,11 @@ int main(void)
 		cmocka_unit_test(test_clock_model_arrival_monotonic),
 		cmocka_unit_test(test_clock_model_service),
 		cmocka_unit_test(test_clock_matches_model),
+		cmocka_unit_test(test_clock_channels_parallel),
+		cmocka_unit_test(test_clock_channels_out_of_order),
+		cmocka_unit_test(test_clock_channels_clamped),
+		cmocka_unit_test(test_clock_one_channel_is_fifo),
+		cmocka_unit_test(test_clock_channels_invariants),
 	};
 
 	return cmocka_run_group_tests_name("flashemu", tests, NULL, NULL);

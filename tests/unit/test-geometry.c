@@ -168,6 +168,37 @@ static void test_validation(void **state)
 	assert_false(flash_erase_size_ok(257 * MIB, 16 * KIB));
 }
 
+static void check_depths(u32 queues, u32 depth, bool blocking, u32 want_open,
+			 u32 want_depth)
+{
+	struct flash_dev_queue d = { queues, depth, blocking };
+	u32 open = 0, wd = 0;
+
+	flash_default_depths(&d, &open, &wd);
+	assert_int_equal(open, want_open);
+	assert_int_equal(wd, want_depth);
+}
+
+static void test_default_depths(void **state)
+{
+	(void)state;
+	/* serial: one write in flight */
+	check_depths(1, 1, false, 1, 1);	/* usb-storage */
+	check_depths(1, 2, false, 1, 1);	/* flashemu --queue-depth 2 */
+	check_depths(1, 64, true, 1, 1);	/* MMC without CQE */
+	check_depths(1, 32, true, 1, 1);	/* MMC with CQE: udev's job */
+	check_depths(1, FLASH_PARALLEL_TAGS - 1, false, 1, 1);
+	/* parallel: as many writes as the device takes */
+	check_depths(1, FLASH_PARALLEL_TAGS, false, FLASH_MAX_OPEN,
+		     FLASH_PARALLEL_TAGS);
+	check_depths(1, 32, false, FLASH_MAX_OPEN, 32);	/* UFS, SATA NCQ */
+	check_depths(4, 16, false, FLASH_MAX_OPEN, 64);	/* multi-queue */
+	check_depths(2, 1, true, FLASH_MAX_OPEN, 2);
+	check_depths(64, 1023, false, FLASH_MAX_OPEN, FLASH_MAX_WRITE_DEPTH);
+	/* nonsense from a driver still gives a valid value */
+	check_depths(2, 0, false, FLASH_MAX_OPEN, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_range_ok),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_validation),
+		cmocka_unit_test(test_default_depths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,8 +28,11 @@
 #include "flashemu.h"
 #include "../flashmodel/flashmodel.h"
 
-/* user_data values that are not tags (tags are < UBLK_MAX_QUEUE_DEPTH) */
-#define UD_TIMER	0x10000u
+/*
+ * user_data values that are not tags (tags are < UBLK_MAX_QUEUE_DEPTH);
+ * a timeout carries UD_TIMER | its wall deadline (< 2^63 ns).
+ */
+#define UD_TIMER	(1ull << 63)
 #define UD_STATS	0x10001u
 #define UD_CUT		0x10002u
 
@@ -168,8 +171,7 @@ static void emu_arrive(struct emu *e, unsigned int tag, uint64_t now)
 
 	if (!e->fifo_len)
 		e->busy_since = now;
-	e->fifo[(e->fifo_head + e->fifo_len) % e->depth] = tag;
-	e->fifo_len++;
+	e->fifo[e->fifo_len++] = tag;
 	occ = e->fifo_len;
 	if (occ > e->max_occupancy)
 		e->max_occupancy = occ;
@@ -213,7 +215,7 @@ void emu_cut(struct emu *e, uint64_t now, uint64_t arrived)
 			strerror(-ret));
 	/* completion times stay non-decreasing: all were >= now */
 	for (i = 0; i < e->fifo_len; i++)
-		e->req[e->fifo[(e->fifo_head + i) % e->depth]].done = now;
+		e->req[e->fifo[i]].done = now;
 	power_print(&e->power, stderr);
 	if (e->image_path) {
 		ret = image_save(&e->cache.durable, e->image_path);
@@ -227,11 +229,25 @@ void emu_cut(struct emu *e, uint64_t now, uint64_t arrived)
 		emu_write_stats(e, e->stats_path);
 }
 
-/* Commit every request at the head of the FIFO whose time has come. */
+/*
+ * Index in e->fifo of the request that completes first: the earliest
+ * completion time, then the oldest.  With one channel that is always 0.
+ */
+static unsigned int emu_next_done(const struct emu *e)
+{
+	unsigned int i, best = 0;
+
+	for (i = 1; i < e->fifo_len; i++)
+		if (e->req[e->fifo[i]].done < e->req[e->fifo[best]].done)
+			best = i;
+	return best;
+}
+
+/* Commit every request in the server whose time has come. */
 static void emu_commit_due(struct emu *e, struct io_uring *ring, uint64_t now)
 {
 	while (e->fifo_len) {
-		unsigned int tag = e->fifo[e->fifo_head];
+		unsigned int i = emu_next_done(e), tag = e->fifo[i];
 		struct emu_req *r = &e->req[tag];
 		uint64_t late;
 		int res;
@@ -248,30 +264,40 @@ static void emu_commit_due(struct emu *e, struct io_uring *ring, uint64_t now)
 		if (late > 1000000)
 			e->late_over_1ms++;
 		e->t_last = now;
+		if (i)
+			e->reordered++;
 		ublk_prep_io_cmd(emu_get_sqe(ring), e->cdev_fd,
 				 UBLK_U_IO_COMMIT_AND_FETCH_REQ, tag, res,
 				 e->buf[tag]);
-		e->fifo_head = (e->fifo_head + 1) % e->depth;
+		memmove(&e->fifo[i], &e->fifo[i + 1],
+			(e->fifo_len - i - 1) * sizeof(*e->fifo));
 		if (!--e->fifo_len)
 			e->busy_wall += now - e->busy_since;
 	}
 }
 
+/*
+ * Arm a timeout for the earliest completion unless one is armed at or
+ * before it.  Timeouts are never cancelled: one that fires with nothing
+ * due just runs the loop once more.
+ */
 static void emu_arm_timer(struct emu *e, struct io_uring *ring,
 			  struct __kernel_timespec *ts)
 {
 	struct io_uring_sqe *sqe;
 	uint64_t t;
 
-	if (!e->fifo_len || e->timer_armed)
+	if (!e->fifo_len)
 		return;
-	t = e->req[e->fifo[e->fifo_head]].done;
+	t = e->req[e->fifo[emu_next_done(e)]].done;
+	if (e->timer_at && e->timer_at <= t)
+		return;
 	ts->tv_sec = (int64_t)(t / 1000000000ull);
 	ts->tv_nsec = (long long)(t % 1000000000ull);
 	sqe = emu_get_sqe(ring);
 	io_uring_prep_timeout(sqe, ts, 0, IORING_TIMEOUT_ABS);
-	io_uring_sqe_set_data64(sqe, UD_TIMER);
-	e->timer_armed = 1;
+	io_uring_sqe_set_data64(sqe, UD_TIMER | t);
+	e->timer_at = t;
 }
 
 /* Read eventfd @efd into @val; its completion carries @ud. */
@@ -314,7 +340,7 @@ void *emu_thread(void *arg)
 		return NULL;
 	}
 
-	clock_init(&e->clock, now_ns(), e->dilate);
+	clock_init_channels(&e->clock, now_ns(), e->dilate, e->channels);
 	for (i = 0; i < e->depth; i++)
 		ublk_prep_io_cmd(emu_get_sqe(&ring), e->cdev_fd,
 				 UBLK_U_IO_FETCH_REQ, i, -1, e->buf[i]);
@@ -351,8 +377,9 @@ void *emu_thread(void *arg)
 			uint64_t ud = cqe->user_data;
 
 			n++;
-			if (ud == UD_TIMER) {
-				e->timer_armed = 0;
+			if (ud & UD_TIMER) {
+				if ((ud & ~UD_TIMER) == e->timer_at)
+					e->timer_at = 0;
 			} else if (ud == UD_STATS) {
 				if (e->log)
 					fflush(e->log);
@@ -451,6 +478,13 @@ static void emu_json(struct emu *e, FILE *f)
 	fprintf(f, "  \"size\": %" PRIu64 ",\n", e->size);
 	fprintf(f, "  \"dilate\": %g,\n", e->dilate);
 	fprintf(f, "  \"queue_depth\": %u,\n", e->depth);
+	fprintf(f, "  \"channels\": %u,\n", e->clock.channels);
+	fprintf(f, "  \"max_concurrency\": %u,\n", e->clock.max_conc);
+	fprintf(f, "  \"reordered\": %" PRIu64 ",\n", e->reordered);
+	fprintf(f, "  \"channel_busy_wall_ns\": [");
+	for (i = 0; i < e->clock.channels; i++)
+		fprintf(f, "%s%" PRIu64, i ? ", " : "", e->clock.chan_busy[i]);
+	fprintf(f, "],\n");
 	fprintf(f, "  \"max_io\": %u,\n", e->max_io);
 	fprintf(f, "  \"uptime_ns\": %" PRIu64 ",\n", now_ns() - e->clock.t0);
 	fprintf(f, "  \"active_ns\": %" PRIu64 ",\n", elapsed);

@@ -11,7 +11,7 @@
  *   power.c  power cuts: what of the cache reaches the flash, torn writes
  *   image.c  raw image files: load the flash at start, save it at a cut
  *   io.c     one request's effect on the card
- *   sched.c  the device clock (single server, FIFO, time dilation)
+ *   sched.c  the device clock (channels, time dilation)
  *   ublk.c   ublk control commands and the io_uring command plumbing
  *   emu.c    the queue thread: arrival, modelled service, commit, log, stats
  *   main.c   command line, device lifecycle, signals
@@ -194,37 +194,56 @@ int image_save(const struct emu_store *s, const char *path);
 
 /* ------------------------------------------------------------------ clock */
 
+#define EMU_MAX_CHANNELS	64
+
 /*
  * The device clock.  Wall time is CLOCK_MONOTONIC in ns; model time is what
  * flashmodel sees.  model = (wall - t0) / dilate, so a dilation of 10 makes
  * every modelled service time last ten times longer on the wall.
  *
- * The device is a single server in FIFO order: a request that arrives at
- * wall time A while the device is busy until F starts at max(A, F) and
- * completes service * dilate later.  Completion times are therefore
- * non-decreasing in arrival order.
+ * The device has @channels servers (1: an SD card or eMMC without command
+ * queueing).  Requests are booked in arrival order, each on the channel
+ * that is free first (the lowest numbered one on a tie): a request that
+ * arrives at wall time A starts at max(A, that channel's free time) and
+ * completes service * dilate later.  Start times are therefore
+ * non-decreasing in arrival order; with one channel completion times are
+ * too (FIFO), with several a short request may complete before a long one
+ * that arrived earlier.
+ *
+ * Accounting: @chan_busy is the wall time booked on each channel;
+ * @max_conc the most requests in service at once (not waiting), measured
+ * at each start, which is where the count can grow.
  */
 struct emu_clock {
 	uint64_t t0;			/* wall time of model time 0 */
 	double dilate;			/* > 0 */
 	uint64_t model_arrival;		/* last model arrival handed out */
 	uint64_t model_done;		/* last model completion seen */
-	uint64_t dev_free;		/* wall: device idle from here on */
+	unsigned int channels;		/* 1 .. EMU_MAX_CHANNELS */
+	uint64_t chan_free[EMU_MAX_CHANNELS];	/* wall: idle from here on */
+	uint64_t chan_busy[EMU_MAX_CHANNELS];	/* wall ns booked */
+	unsigned int max_conc;
 };
 
+/* One channel (today's single FIFO server). */
 void clock_init(struct emu_clock *c, uint64_t t0, double dilate);
+/* @channels servers, clamped to 1 .. EMU_MAX_CHANNELS. */
+void clock_init_channels(struct emu_clock *c, uint64_t t0, double dilate,
+			 unsigned int channels);
 /* Model time of wall time @wall; non-decreasing across calls. */
 uint64_t clock_model_arrival(struct emu_clock *c, uint64_t wall);
 /*
  * The model said a request that arrived at model time @arrival completes at
  * @done (its clock: max(arrival, model device free) + service).  Returns the
- * service time it implies and remembers @done.
+ * service time it implies and remembers @done.  The model is one FIFO
+ * server whatever the channels: this recovers what it charges for the
+ * request itself, not the wait behind the ones before it.
  */
 uint64_t clock_model_service(struct emu_clock *c, uint64_t arrival,
 			     uint64_t done);
 /*
- * Book @service_ns of model time for a request arriving at wall time @wall;
- * returns the wall time it completes.
+ * Book @service_ns of model time for a request arriving at wall time @wall
+ * (non-decreasing across calls); returns the wall time it completes.
  */
 uint64_t clock_book(struct emu_clock *c, uint64_t wall, uint64_t service_ns);
 
@@ -292,6 +311,7 @@ struct emu {
 	unsigned int depth;
 	unsigned int max_io;
 	double dilate;
+	unsigned int channels;		/* requests served at once, >= 1 */
 	int cdev_fd;			/* /dev/ublkcN, opened by main */
 	const struct ublksrv_io_desc *iod;	/* mmapped descriptors */
 	FILE *log;			/* arrival log or NULL */
@@ -309,9 +329,15 @@ struct emu {
 	struct emu_clock clock;
 	uint8_t **buf;			/* per-tag io buffer */
 	struct emu_req *req;		/* per-tag request in service */
-	unsigned int *fifo;		/* tags in arrival order */
-	unsigned int fifo_head, fifo_len;
-	int timer_armed;
+	/*
+	 * Tags in the server (waiting or in service), in arrival order:
+	 * fifo[0 .. fifo_len).  With one channel they complete in this order;
+	 * with several, the earliest completion time (then the oldest) goes
+	 * first, from anywhere in the list.
+	 */
+	unsigned int *fifo;
+	unsigned int fifo_len;
+	uint64_t timer_at;		/* wall time of the earliest armed timeout, 0: none */
 	unsigned int nr_live;		/* tags whose command the driver holds */
 	uint64_t seq;
 
@@ -321,6 +347,7 @@ struct emu {
 	uint64_t max_occupancy, occupancy_sum;
 	uint64_t occupancy_hist[65];	/* [min(occupancy, 64)] at arrival */
 	uint64_t late_max, late_sum, late_over_1ms;
+	uint64_t reordered;		/* completed before an earlier arrival */
 	uint64_t t_first, t_last;	/* wall of first arrival, last commit */
 	uint64_t busy_since;		/* wall: the FIFO became non-empty */
 	uint64_t busy_wall;		/* wall time the FIFO was non-empty */

@@ -37,6 +37,7 @@ struct opts {
 	double dilate;
 	unsigned int depth;
 	unsigned int max_io;
+	unsigned int channels;
 	const char *log;
 	const char *stats;
 	int dev_id;
@@ -64,6 +65,8 @@ static void print_usage(FILE *f)
 		"  --size BYTES     capacity; K/M/G/T suffixes (binary)\n"
 		"  --dilate X       wall time per model time (default 1.0)\n"
 		"  --queue-depth N  tags advertised (default %d)\n"
+		"  --channels N     requests served at once (default 1: one at a\n"
+		"                   time, in arrival order)\n"
 		"  --max-io BYTES   largest request (default: the preset's\n"
 		"                   max_transfer, else 1M)\n"
 		"  --io-opt BYTES   io_opt to advertise (default: AU size; 0: none)\n"
@@ -138,6 +141,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "size", required_argument, NULL, 's' },
 		{ "dilate", required_argument, NULL, 'x' },
 		{ "queue-depth", required_argument, NULL, 'q' },
+		{ "channels", required_argument, NULL, 'n' },
 		{ "max-io", required_argument, NULL, 'm' },
 		{ "io-opt", required_argument, NULL, 'o' },
 		{ "chunk", required_argument, NULL, 'k' },
@@ -163,6 +167,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->dilate = 1.0;
 	o->depth = DEFAULT_DEPTH;
 	o->max_io = DEFAULT_MAX_IO;
+	o->channels = 1;
 	o->dev_id = -1;
 	o->del_id = -1;
 	o->io_opt = -1;
@@ -186,6 +191,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (parse_size(optarg, &v) || !v || v > 4096)
 				goto bad;
 			o->depth = (unsigned int)v;
+			break;
+		case 'n':
+			if (parse_size(optarg, &v) || !v ||
+			    v > EMU_MAX_CHANNELS)
+				goto bad;
+			o->channels = (unsigned int)v;
 			break;
 		case 'm':
 			if (parse_size(optarg, &v) || v < 4096 ||
@@ -514,6 +525,7 @@ int main(int argc, char **argv)
 	emu.depth = o.depth;
 	emu.max_io = o.max_io;
 	emu.dilate = o.dilate;
+	emu.channels = o.channels;
 	emu.stats_path = o.stats;
 	emu.preset = fp.name[0] ? fp.name : o.preset;
 	emu.cdev_fd = -1;
