@@ -210,10 +210,12 @@ static inline void flash_default_geometry(const struct flash_dev_limits *l,
 
 /*
  * How many commands the device works on at once, as its driver tells the
- * block layer.  A device counts as parallel (eMMC or UFS with a command
- * queue, SATA/NVMe SSDs, virtio) if it has more than one hardware queue,
- * or if its one queue takes at least FLASH_PARALLEL_TAGS commands and the
- * driver never sleeps in queue_rq.  Serial flash never qualifies: USB
+ * block layer.  A device counts as parallel (UFS, SATA/NVMe SSDs, virtio)
+ * if each hardware queue takes at least FLASH_PARALLEL_TAGS commands and
+ * the driver never sleeps in queue_rq; the number of hardware queues does
+ * not matter (the deep multi-queue devices pass anyway, and several
+ * shallow queues are a serial device's software queues, as null_blk
+ * emulating a card has).  Serial flash never qualifies: USB
  * mass storage takes one command, and the MMC driver, whose queue has 64
  * tags, sleeps (BLK_MQ_F_BLOCKING) while the card works on a command, so
  * that at most one more waits on it.  eMMC with command queueing uses the
@@ -230,8 +232,7 @@ struct flash_dev_queue {
 
 static inline bool flash_dev_parallel(const struct flash_dev_queue *d)
 {
-	return d->nr_hw_queues > 1 ||
-	       (!d->blocking && d->depth >= FLASH_PARALLEL_TAGS);
+	return !d->blocking && d->depth >= FLASH_PARALLEL_TAGS;
 }
 
 /*

@@ -193,10 +193,11 @@ static void test_default_depths(void **state)
 		     FLASH_PARALLEL_TAGS);
 	check_depths(1, 32, false, FLASH_MAX_OPEN, 32);	/* UFS, SATA NCQ */
 	check_depths(4, 16, false, FLASH_MAX_OPEN, 64);	/* multi-queue */
-	check_depths(2, 1, true, FLASH_MAX_OPEN, 2);
 	check_depths(64, 1023, false, FLASH_MAX_OPEN, FLASH_MAX_WRITE_DEPTH);
-	/* nonsense from a driver still gives a valid value */
-	check_depths(2, 0, false, FLASH_MAX_OPEN, 1);
+	/* shallow queues stay serial, however many there are */
+	check_depths(2, 8, false, 1, 1);	/* null_blk as a card */
+	check_depths(2, 1, true, 1, 1);
+	check_depths(2, 0, false, 1, 1);
 }
 
 int main(void)
