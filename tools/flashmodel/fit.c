@@ -41,18 +41,6 @@
 
 /* ---- parsing ---- */
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 struct unit_tab {
 	const char *s;
 	double mult;
@@ -349,11 +337,11 @@ int fm_fit_read(FILE *f, const char *path, struct fm_fit_input *in,
 		char *s, *a, *b, *save = NULL;
 
 		lineno++;
-		s = trim(line);
+		s = fm_trim(line);
 		if (!*s)
 			continue;
 		if (*s == '#') {
-			char *body = trim(s + 1);
+			char *body = fm_trim(s + 1);
 
 			if (!strncmp(body, "run ", 4) || !strcmp(body, "run")) {
 				if (parse_annotation(body, in, &mode, &run,
@@ -493,7 +481,7 @@ static int csv_header(char *line, struct csv_cols *c)
 
 	memset(c, -1, sizeof(*c));
 	for (i = 0; i < n; i++) {
-		char *f = trim(fld[i]);
+		char *f = fm_trim(fld[i]);
 
 		if (!strcmp(f, "card"))
 			c->card = i;

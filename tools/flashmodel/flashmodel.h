@@ -106,6 +106,8 @@ int fm_preset_builtin(const char *name, struct fm_params *p);	/* 0 or -1 */
  * assumed).
  */
 int fm_preset_load(const char *path, struct fm_params *p, char *err, size_t errlen);
+/* Strip leading and trailing white space of @s in place; returns the start. */
+char *fm_trim(char *s);
 /* Resolve NAME as a builtin, else as a file path.  Same error contract. */
 int fm_preset_get(const char *name_or_path, struct fm_params *p, char *err, size_t errlen);
 

@@ -383,7 +383,7 @@ static const struct fm_suffix fm_bw_sfx[] = {
 	{ NULL, 0 }
 };
 
-static char *fm_trim(char *s)
+char *fm_trim(char *s)
 {
 	char *e;
 
