@@ -568,6 +568,16 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	slot = __flash_open_slot(fd, seg);
 	if (!slot || (!write_due && __flash_write_wait(fd, seg, rq)))
 		goto wait;
+	/*
+	 * With one open segment, a write beyond the first in flight goes only
+	 * if it continues the active segment upwards: the card then has its
+	 * next command ready and does not idle.  A step back waits until the
+	 * card has finished, and is decided then, with what arrived meanwhile.
+	 */
+	if (fd->open_segments == 1 && !write_due && atomic_read(&slot->inflight) &&
+	    (seg != fd->active || blk_rq_pos(rq) < fd->cursor) &&
+	    !flash_mutant(STEP_BACK_IN_FLIGHT))
+		goto wait;
 	__flash_activate(fd, seg);
 
 	if (flash_rq_expired(rq))

@@ -223,6 +223,7 @@ static inline void flash_default_geometry(const struct flash_dev_limits *l,
  * tunables (its queue has fewer than the 64 tags of the serial one).
  */
 #define FLASH_PARALLEL_TAGS	16u
+#define FLASH_SERIAL_WRITE_DEPTH	2u
 
 struct flash_dev_queue {
 	u32 nr_hw_queues;
@@ -237,8 +238,11 @@ static inline bool flash_dev_parallel(const struct flash_dev_queue *d)
 
 /*
  * Defaults of open_segments and write_depth.  A serial device gets one
- * write in flight: the next ones wait in the scheduler and merge, which
- * is what a card serving one command at a time gains from.  A parallel
+ * open segment and two writes in flight (if it takes two): the card works
+ * on one while the next is ready, so it never idles for the host between
+ * commands, and the writes that wait behind them merge.  With one open
+ * segment the second write must continue the first upwards (see
+ * __flash_next_write()).  A parallel
  * device would be held to one command of the many it can work on, so
  * the limits go to the most writes it takes: write_depth to its tags (all
  * hardware queues), open_segments to FLASH_MAX_OPEN, so that random writes
@@ -250,7 +254,7 @@ static inline void flash_default_depths(const struct flash_dev_queue *d,
 	u64 tags = (u64)d->depth * d->nr_hw_queues;
 
 	*open_segments = 1;
-	*write_depth = 1;
+	*write_depth = tags < FLASH_SERIAL_WRITE_DEPTH ? 1 : FLASH_SERIAL_WRITE_DEPTH;
 	if (!flash_dev_parallel(d))
 		return;
 	*open_segments = FLASH_MAX_OPEN;
@@ -278,6 +282,8 @@ static inline void flash_default_depths(const struct flash_dev_queue *d,
  *  NO_LIMIT_DEPTH    writes may take every scheduler tag
  *  REQUEUE_RELEASES  a requeued write leaves its slot (and finishes again)
  *  BUDGET_PER_SEG    every segment switch starts a fresh budget
+ *  STEP_BACK_IN_FLIGHT with one open segment, a write may step back in
+ *                    it while another is in flight
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
