@@ -512,6 +512,28 @@ static struct flash_slot *__flash_open_slot(struct flash_data *fd,
 }
 
 /*
+ * With one open segment, may @rq, the next write (to @seg), go while a
+ * write is in flight?  Only if it continues the active segment upwards
+ * and another queued write of the segment lies above it: its writer is
+ * ahead of the card, so the write would not grow by waiting, and the card
+ * gets its next command without idling for the host.  A step back, or a
+ * lone write that its writer's next one may still merge into, waits until
+ * the card has finished, and is decided then, with what arrived meanwhile.
+ */
+static bool __flash_may_join(struct flash_data *fd, struct flash_segment *seg,
+			     struct request *rq)
+{
+	bool upwards = seg == fd->active && blk_rq_pos(rq) >= fd->cursor;
+	bool company = rb_next(&rq->rb_node);
+
+	if (flash_mutant(STEP_BACK_IN_FLIGHT))
+		upwards = true;
+	if (flash_mutant(LONE_IN_FLIGHT))
+		company = true;
+	return upwards && company;
+}
+
+/*
  * The next write to dispatch, or NULL if there is none or the writes must
  * wait for open_segments or write_depth.  Drains the active segment
  * upwards from the cursor until nothing is left above it, its budget is
@@ -568,15 +590,8 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	slot = __flash_open_slot(fd, seg);
 	if (!slot || (!write_due && __flash_write_wait(fd, seg, rq)))
 		goto wait;
-	/*
-	 * With one open segment, a write beyond the first in flight goes only
-	 * if it continues the active segment upwards: the card then has its
-	 * next command ready and does not idle.  A step back waits until the
-	 * card has finished, and is decided then, with what arrived meanwhile.
-	 */
 	if (fd->open_segments == 1 && !write_due && atomic_read(&slot->inflight) &&
-	    (seg != fd->active || blk_rq_pos(rq) < fd->cursor) &&
-	    !flash_mutant(STEP_BACK_IN_FLIGHT))
+	    !__flash_may_join(fd, seg, rq))
 		goto wait;
 	__flash_activate(fd, seg);
 

@@ -239,10 +239,10 @@ static inline bool flash_dev_parallel(const struct flash_dev_queue *d)
 /*
  * Defaults of open_segments and write_depth.  A serial device gets one
  * open segment and two writes in flight (if it takes two): the card works
- * on one while the next is ready, so it never idles for the host between
+ * on one while the next is ready, so it does not idle for the host between
  * commands, and the writes that wait behind them merge.  With one open
- * segment the second write must continue the first upwards (see
- * __flash_next_write()).  A parallel
+ * segment the second write must continue the first upwards and have
+ * company above it (see __flash_next_write()).  A parallel
  * device would be held to one command of the many it can work on, so
  * the limits go to the most writes it takes: write_depth to its tags (all
  * hardware queues), open_segments to FLASH_MAX_OPEN, so that random writes
@@ -284,6 +284,8 @@ static inline void flash_default_depths(const struct flash_dev_queue *d,
  *  BUDGET_PER_SEG    every segment switch starts a fresh budget
  *  STEP_BACK_IN_FLIGHT with one open segment, a write may step back in
  *                    it while another is in flight
+ *  LONE_IN_FLIGHT    with one open segment, the last queued write of the
+ *                    segment may go while another is in flight
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
