@@ -242,7 +242,7 @@ static inline bool flash_dev_parallel(const struct flash_dev_queue *d)
  * on one while the next is ready, so it does not idle for the host between
  * commands, and the writes that wait behind them merge.  With one open
  * segment the second write must continue the first upwards and have
- * company above it (see __flash_next_write()).  A parallel
+ * company above it (see __flash_may_join()).  A parallel
  * device would be held to one command of the many it can work on, so
  * the limits go to the most writes it takes: write_depth to its tags (all
  * hardware queues), open_segments to FLASH_MAX_OPEN, so that random writes
