@@ -827,6 +827,9 @@ static bool __flash_merge_ok(struct flash_data *fd, struct request *rq,
 		g.erase_sectors = 1u << 31;
 	if (flash_mutant(NO_PAGE_RULE))
 		write = false;
+	if (flash_mutant(NO_SUBPAGE_RULE) && write && b_end - a < g.page_sectors &&
+	    fd->split != FLASH_SPLIT_POW2)
+		return flash_first_piece(&g, FLASH_SPLIT_PAGE, a, b_end - a) == b_end - a;
 	if (flash_range_ok(&g, fd->split, write, a, b_end - a))
 		return true;
 	fd->stats.merges_refused++;

@@ -19,7 +19,7 @@
 static const unsigned int flash_read_expire_ms = 500;
 static const unsigned int flash_write_expire_ms = 5000;
 static const unsigned int flash_write_wait_us = 2000;
-static const enum flash_split flash_split_default = FLASH_SPLIT_POW2;
+static const enum flash_split flash_split_default = FLASH_SPLIT_OFF;
 
 static const char *const flash_split_names[FLASH_SPLIT_NR] = {
 	[FLASH_SPLIT_OFF] = "off",

@@ -111,6 +111,11 @@ static void test_range_ok(void **state)
 	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 8, 40));
 	assert_true(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 32, 200));
 	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 8000, 256));
+	/* below a page, merged writes are naturally aligned powers of two */
+	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 8, 16));
+	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_PAGE, true, 0, 24));
+	assert_true(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 16, 16));
+	assert_true(flash_range_ok(&g4m, FLASH_SPLIT_PAGE, true, 40, 8));
 	/* pow2: buddies merge, others do not */
 	assert_true(flash_range_ok(&g4m, FLASH_SPLIT_POW2, true, 16, 16));
 	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_POW2, true, 0, 24));
