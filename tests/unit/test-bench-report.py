@@ -311,6 +311,27 @@ class Topup(unittest.TestCase):
         self.assertEqual(runs[0], "sd-c10__seq__none__r4")
 
 
+class Resume(unittest.TestCase):
+    def test_todo_skips_only_good_results(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "plan-1.txt"), "w") as fh:
+                fh.write("set NR 128\nrun good sd-c10 flash j 1\n"
+                         "run bad sd-c10 flash j 1\nfs fsx sd-c10 flash "
+                         "ext4 unpack 1\nrun none sd-c10 flash j 1\n"
+                         "cpu 6 5 mq-deadline flash\n")
+            for rid, rc in (("good", "0"), ("bad", "1"), ("fsx", "0")):
+                os.makedirs(os.path.join(d, "runs", rid))
+                with open(os.path.join(d, "runs", rid, "meta.txt"), "w") as fh:
+                    fh.write("id=%s\nrc=%s\n" % (rid, rc))
+            self.assertEqual(len(br.todo(d, 1, False)), 6)
+            self.assertEqual([ln.split()[0] + " " + ln.split()[1]
+                              for ln in br.todo(d, 1, True)],
+                             ["set NR", "run bad", "run none", "cpu 6"])
+            os.makedirs(os.path.join(d, "cpu"))
+            open(os.path.join(d, "cpu", "flash-1.json"), "w").close()
+            self.assertNotIn("cpu 6 5 mq-deadline flash", br.todo(d, 1, True))
+
+
 class Agreement(unittest.TestCase):
     def rec(self, replay_busy, replay_last):
         return {"id": "a", "ok": True, "preset": "sd-c10", "job": "j",
