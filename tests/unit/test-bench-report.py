@@ -387,6 +387,24 @@ class Latency(unittest.TestCase):
         self.assertIsNone(f["read_clat_p99_ms"])
 
 
+    def test_reads_q_to_c_at_the_block_layer(self):
+        # reads of 10, 20, ..., 1000 ms (Q at t, C at t + x), a write and
+        # a read whose Q was not traced in between
+        lines = [trace_line(9.0, "Q", "WS", 0), trace_line(9.5, "C", "WS", 0),
+                 trace_line(9.6, "C", "R", 999)]
+        for i in range(1, 101):
+            lines += [trace_line(10.0 * i, "Q", "R", 8 * i),
+                      trace_line(10.0 * i + i / 100, "C", "R", 8 * i)]
+        with tempfile.TemporaryDirectory() as d:
+            r = br.run_record(write_run(d, "sd-c10__seq__flash",
+                                        good_meta(dil="0.5"),
+                                        trace="".join(lines)))
+        # model clock: the wall times / 0.5
+        self.assertAlmostEqual(r["blk"]["read_p50_ms"], 1000.0)
+        self.assertAlmostEqual(r["blk"]["read_p99_ms"], 1980.0)
+        self.assertEqual(br.quantile([], 0.99), None)
+
+
 class Cpu(unittest.TestCase):
     def write(self, d, name, iops):
         job = {"read": {"iops": iops / 2}, "write": {"iops": iops / 2}}
