@@ -271,6 +271,41 @@ static inline void flash_default_depths(const struct flash_dev_queue *d,
 		*write_depth = 1;
 }
 
+/*
+ * The queue's chunk_sectors while flash is attached (all in sectors):
+ * @driver the driver's own (0: none), @erase the erase size, @boundary the
+ * device's atomic-write boundary (0: none), @max the largest request.  The
+ * block core splits I/O at every multiple of chunk_sectors and never
+ * merges across one, plug merges included, so the chunk must keep every
+ * boundary of the driver's (and the atomic one) and should keep every
+ * erase-block boundary:
+ *  - the erase size, if it is a multiple of the driver's chunk (or there
+ *    is none);
+ *  - else their greatest common divisor, whose multiples are the
+ *    boundaries of both, if it is at least @max: then no request that
+ *    fits one erase block is cut more than it could be anyway;
+ *  - else the driver's chunk, and flash's own merge checks are all that
+ *    keeps requests inside erase blocks (plug merges are not checked).
+ * The result must be a multiple of @boundary, or the driver's chunk stays.
+ */
+static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 max)
+{
+	u32 a = driver, b = erase, t;
+
+	while (b) {
+		t = a % b;
+		a = b;
+		b = t;
+	}
+	if (!driver || a == erase)
+		a = erase;
+	else if (a < max)
+		return driver;
+	if (boundary && a % boundary)
+		return driver;
+	return a;
+}
+
 #ifdef __KERNEL__
 #include <linux/kconfig.h>
 

@@ -4,11 +4,13 @@
  *
  * With chunk_sectors set to the erase size, the block core splits every
  * read and write at erase-block boundaries and never merges across one,
- * plug merges included.  The limit belongs to the driver, so flash:
- *  - sets it only if the driver has none, or one that is a multiple of the
- *    erase size (a driver's boundary is kept: a smaller multiple of it is
- *    still honoured), and not on a device whose atomic-write boundary the
- *    erase size does not divide;
+ * plug merges included.  The limit belongs to the driver, so flash
+ * (flash_chunk_target()):
+ *  - sets the erase size if the driver has no chunk or one that is a
+ *    multiple of it; else the greatest common divisor of the two, whose
+ *    multiples are the boundaries of both, if no request can be longer;
+ *    else leaves the driver's; never a value that the device's
+ *    atomic-write boundary does not divide;
  *  - gives the driver's value back at detach only if the limit still holds
  *    flash's value (a driver that revalidated its limits meanwhile wins).
  *
@@ -48,13 +50,8 @@ struct flash_limits {
 static unsigned int flash_limits_target(const struct queue_limits *lim,
 					unsigned int driver, unsigned int want)
 {
-	unsigned int boundary = flash_atomic_boundary_sectors(lim);
-
-	if (driver && driver % want)
-		return driver;
-	if (boundary && want % boundary)
-		return driver;
-	return want;
+	return flash_chunk_target(driver, want, flash_atomic_boundary_sectors(lim),
+				  lim->max_sectors);
 }
 
 /*

@@ -173,6 +173,30 @@ static void test_validation(void **state)
 	assert_false(flash_erase_size_ok(257 * MIB, 16 * KIB));
 }
 
+static void test_chunk_target(void **state)
+{
+	const u32 s = 2;	/* sectors in a KiB */
+
+	(void)state;
+	/* no driver chunk, or a multiple of the erase size: the erase size */
+	assert_int_equal(flash_chunk_target(0, 4096 * s, 0, 1024 * s), 4096 * s);
+	assert_int_equal(flash_chunk_target(8192 * s, 4096 * s, 0, 1024 * s),
+			 4096 * s);
+	/* 3 MiB and 4 MiB: every MiB boundary keeps both, if no request
+	 * is longer than 1 MiB */
+	assert_int_equal(flash_chunk_target(3072 * s, 4096 * s, 0, 1024 * s),
+			 1024 * s);
+	assert_int_equal(flash_chunk_target(3072 * s, 4096 * s, 0, 2048 * s),
+			 3072 * s);
+	/* a driver chunk that divides the erase size stays as it is */
+	assert_int_equal(flash_chunk_target(512 * s, 4096 * s, 0, 256 * s), 512 * s);
+	/* the atomic-write boundary must divide the result */
+	assert_int_equal(flash_chunk_target(0, 4096 * s, 8192 * s, 1024 * s), 0);
+	assert_int_equal(flash_chunk_target(0, 4096 * s, 64 * s, 1024 * s), 4096 * s);
+	assert_int_equal(flash_chunk_target(3072 * s, 4096 * s, 2048 * s, 1024 * s),
+			 3072 * s);
+}
+
 static void check_depths(u32 queues, u32 depth, bool blocking, u32 want_open,
 			 u32 want_depth)
 {
@@ -218,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_default_depths),
+		cmocka_unit_test(test_chunk_target),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
