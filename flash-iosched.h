@@ -17,6 +17,7 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/bitops.h>
+#include <linux/gcd.h>
 #include <linux/math64.h>
 #else
 #include <stdbool.h>
@@ -33,6 +34,17 @@ static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
 {
 	*remainder = dividend % divisor;
 	return dividend / divisor;
+}
+
+static inline unsigned long gcd(unsigned long a, unsigned long b)
+{
+	while (b) {
+		unsigned long t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
 }
 #endif
 
@@ -290,20 +302,11 @@ static inline void flash_default_depths(const struct flash_dev_queue *d,
  */
 static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 max)
 {
-	u32 a = driver, b = erase, t;
+	u32 chunk = gcd(driver, erase);	/* the erase size if driver is 0 */
 
-	while (b) {
-		t = a % b;
-		a = b;
-		b = t;
-	}
-	if (!driver || a == erase)
-		a = erase;
-	else if (a < max)
+	if ((chunk != erase && chunk < max) || (boundary && chunk % boundary))
 		return driver;
-	if (boundary && a % boundary)
-		return driver;
-	return a;
+	return chunk;
 }
 
 #ifdef __KERNEL__

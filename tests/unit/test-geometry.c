@@ -182,8 +182,7 @@ static void test_chunk_target(void **state)
 	assert_int_equal(flash_chunk_target(0, 4096 * s, 0, 1024 * s), 4096 * s);
 	assert_int_equal(flash_chunk_target(8192 * s, 4096 * s, 0, 1024 * s),
 			 4096 * s);
-	/* 3 MiB and 4 MiB: every MiB boundary keeps both, if no request
-	 * is longer than 1 MiB */
+	/* 3 MiB and 4 MiB: every MiB boundary keeps both, if no request is longer */
 	assert_int_equal(flash_chunk_target(3072 * s, 4096 * s, 0, 1024 * s),
 			 1024 * s);
 	assert_int_equal(flash_chunk_target(3072 * s, 4096 * s, 0, 2048 * s),
