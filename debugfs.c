@@ -48,9 +48,9 @@ static int flash_active_show(void *data, struct seq_file *m)
 
 	spin_lock(&fd->lock);
 	if (fd->active)
-		seq_printf(m, "segment %llu cursor %llu budget_used %llu of %u\n",
+		seq_printf(m, "segment %llu cursor %llu budget_used %llu of %llu\n",
 			   fd->active->index, fd->cursor, fd->budget_used,
-			   fd->geom.erase_sectors);
+			   flash_budget_sectors(&fd->geom));
 	else
 		seq_puts(m, "segment none\n");
 	for (i = 0; i < FLASH_MAX_OPEN; i++) {

@@ -326,10 +326,10 @@ static bool __flash_is_prev(struct flash_data *fd, struct flash_segment *seg)
 	return fd->has_prev && seg->index == fd->prev_index;
 }
 
-/* True if the active pair has used up its budget: an erase block's worth. */
+/* True if the active pair has used up its budget (flash_budget_sectors()). */
 static bool __flash_budget_spent(struct flash_data *fd)
 {
-	return fd->budget_used >= fd->geom.erase_sectors;
+	return fd->budget_used >= flash_budget_sectors(&fd->geom);
 }
 
 /*

@@ -94,6 +94,16 @@ static inline u32 flash_seg_offset(const struct flash_geom *g, u64 sector)
 	return rem;
 }
 
+/*
+ * What the two segments that take turns may write while a third waits:
+ * an erase block each (a card that keeps two erase blocks open fills both
+ * before it has to close one).
+ */
+static inline u64 flash_budget_sectors(const struct flash_geom *g)
+{
+	return 2 * (u64)g->erase_sectors;
+}
+
 /* True if [pos, pos + nr) spans more than one erase block. */
 static inline bool flash_crosses_erase(const struct flash_geom *g, u64 pos, u64 nr)
 {
