@@ -509,6 +509,10 @@ static void test_params_check(void **state)
 	p = toy();
 	p.random_aus = 3;
 	assert_int_equal(fm_params_check(&p, err, sizeof(err)), -1);
+	p = toy();
+	p.host_depth = 4097;
+	assert_int_equal(fm_params_check(&p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "host_depth"));
 }
 
 static void test_builtins(void **state)
@@ -526,6 +530,11 @@ static void test_builtins(void **state)
 		assert_int_equal(fm_preset_get(*n, &p, err, sizeof(err)), 0);
 	}
 	assert_int_equal(count, 4);
+	/* the host's driver: usb-storage takes one command, MMC two */
+	assert_int_equal(fm_preset_builtin("usb-8g", &p), 0);
+	assert_int_equal(p.host_depth, 1);
+	assert_int_equal(fm_preset_builtin("sd-c10", &p), 0);
+	assert_int_equal(p.host_depth, 2);
 	assert_int_equal(fm_preset_builtin("no-such-card", &p), -1);
 	assert_int_equal(fm_preset_get("no-such-card", &p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no-such-card"));

@@ -47,6 +47,7 @@ struct opts {
 	int64_t io_opt;			/* -1: the AU size */
 	uint64_t chunk;			/* chunk_sectors to advertise, bytes; 0: none */
 	int max_io_set;
+	int depth_host;			/* --queue-depth host */
 	const char *image;
 	uint64_t seed;
 	uint64_t cut_after;
@@ -64,7 +65,8 @@ static void print_usage(FILE *f)
 		"  --preset P       builtin preset or preset file (see flashmodel)\n"
 		"  --size BYTES     capacity; K/M/G/T suffixes (binary)\n"
 		"  --dilate X       wall time per model time (default 1.0)\n"
-		"  --queue-depth N  tags advertised (default %d)\n"
+		"  --queue-depth N  tags advertised (default %d); \"host\": the\n"
+		"                   preset's host_depth\n"
 		"  --channels N     requests served at once (default 1: one at a\n"
 		"                   time, in arrival order)\n"
 		"  --max-io BYTES   largest request (default: the preset's\n"
@@ -188,9 +190,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				goto bad;
 			break;
 		case 'q':
+			if (!strcmp(optarg, "host")) {
+				o->depth_host = 1;
+				break;
+			}
 			if (parse_size(optarg, &v) || !v || v > 4096)
 				goto bad;
 			o->depth = (unsigned int)v;
+			o->depth_host = 0;
 			break;
 		case 'n':
 			if (parse_size(optarg, &v) || !v ||
@@ -497,6 +504,14 @@ int main(int argc, char **argv)
 	if (fm_params_check(&fp, err, sizeof(err))) {
 		fprintf(stderr, "flashemu: preset %s: %s\n", o.preset, err);
 		return 2;
+	}
+	if (o.depth_host) {
+		if (!fp.host_depth) {
+			fprintf(stderr, "flashemu: preset %s: no host_depth for --queue-depth host\n",
+				o.preset);
+			return 2;
+		}
+		o.depth = fp.host_depth;
 	}
 	if (!o.max_io_set && fp.max_transfer) {
 		uint64_t m = fp.max_transfer & ~4095ull;

@@ -1064,6 +1064,7 @@ static void defaults(struct fm_fit_result *r, const struct fm_fit_opts *o)
 	p->copy_bw = 10000000;
 	p->discard_ns = 2 * MS;
 	p->aged = 1;
+	p->host_depth = 2;
 	assume(r, FM_K_FAT_AUS, "no --find-fat data");
 	assume(r, FM_K_RMW, "no row below the page");
 	assume(r, FM_K_CROSS, "no write-align data");
@@ -1079,6 +1080,7 @@ static void defaults(struct fm_fit_result *r, const struct fm_fit_opts *o)
 	assume(r, FM_K_BUFFER_A_ENTRIES, "no data");
 	assume(r, FM_K_AGED, "the test area held data");
 	assume(r, FM_K_MAX_TRANSFER, "host dependent");
+	assume(r, FM_K_HOST_DEPTH, "host dependent: MMC without command queue");
 }
 
 /* Apply --assume values: they are used as given and stay assumed. */

@@ -218,6 +218,8 @@ int fm_params_check(const struct fm_params *p, char *err, size_t errlen)
 		why = "buffer_a_entries is above 65536";
 	else if (p->max_transfer && p->max_transfer < 512)
 		why = "max_transfer is below 512 bytes";
+	else if (p->host_depth > 4096)
+		why = "host_depth is above 4096";
 	else if (p->cross_size && !p->cross_max)
 		why = "cross_max must be set when cross_size is";
 	if (!why)

@@ -49,6 +49,13 @@ struct fm_params {
 	uint64_t cross_ns;
 	uint32_t cross_size;
 	uint32_t cross_max;
+	/*
+	 * Commands the host's driver keeps on the card at once: usb-storage
+	 * 1 (can_queue), MMC without command queueing 2 (one on the card, one
+	 * prepared).  Not used by the model: flashemu advertises this many
+	 * tags unless told otherwise.  0 = not given.
+	 */
+	uint32_t host_depth;
 	/* FM_ASSUMED(FM_K_...) bits: values no measurement supports. */
 	uint64_t assumed;
 };
@@ -64,7 +71,7 @@ enum fm_key_id {
 	FM_K_CROSS, FM_K_CROSS_SIZE, FM_K_CROSS_MAX,
 	FM_K_READ_OVERHEAD, FM_K_READ_BW, FM_K_ERASE, FM_K_MERGE, FM_K_COPY_BW,
 	FM_K_FLUSH, FM_K_FUA, FM_K_DISCARD, FM_K_BUFFER_A_SIZE,
-	FM_K_BUFFER_A_ENTRIES, FM_K_AGED, FM_K_MAX_TRANSFER,
+	FM_K_BUFFER_A_ENTRIES, FM_K_AGED, FM_K_MAX_TRANSFER, FM_K_HOST_DEPTH,
 	FM_K_COUNT
 };
 #define FM_ASSUMED(id)	(1ull << (id))

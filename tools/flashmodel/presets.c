@@ -53,7 +53,9 @@
  * --random.  fat_aus 1 (SD cards keep the FAT area page-mapped; not
  * measured), erase 2 ms, read 0.73 ms (the -a example's 1 KiB reads) +
  * 20 MB/s, no flush/FUA cost, discard one erase, rmw 0, no page-crossing
- * cost: ASSUMED.
+ * cost: ASSUMED.  host_depth 2: the MMC driver keeps one command on the
+ * card and prepares the next (no command queueing on SD cards of this
+ * class).
  */
 #define PRESET_SD_C10 {							\
 	.name = "sd-c10",						\
@@ -79,6 +81,7 @@
 	.aged = 1,							\
 	.capacity = 0,							\
 	.max_transfer = 0,						\
+	.host_depth = 2,						\
 	.assumed = A(UNIT) | A(RANDOM_AUS) | A(RANDOM_OK) | A(FAT_AUS) |	\
 		   A(WRITE_OVERHEAD) | A(RMW) | A(CROSS) | A(CROSS_SIZE) |	\
 		   A(CROSS_MAX) | A(READ_OVERHEAD) | A(READ_BW) | A(ERASE) |	\
@@ -110,9 +113,11 @@
  * thread gives one figure, ~22 ms, not a copy rate), so copy_bw is set so
  * high that copying costs nothing.
  * erase 2 ms, read 0.6 ms + 30 MB/s, flush/fua/discard, rmw 0, no
- * page-crossing cost, no FAT area: ASSUMED.  These rows are not in data/
- * (flash-model.md quotes them from the LKML thread), so this preset is not
- * re-fitted by flashmodel fit.
+ * page-crossing cost, no FAT area: ASSUMED.  host_depth 1: usb-storage
+ * sends one command at a time (can_queue 1 in scsiglue.c; a USB 2.0 stick
+ * talks Bulk-Only Transport, which has no command queue).  These rows are
+ * not in data/ (flash-model.md quotes them from the LKML thread), so this
+ * preset is not re-fitted by flashmodel fit.
  */
 #define PRESET_USB_8G {							\
 	.name = "usb-8g",						\
@@ -138,6 +143,7 @@
 	.aged = 1,							\
 	.capacity = 0,							\
 	.max_transfer = 120 * KiB,					\
+	.host_depth = 1,						\
 	.assumed = A(FAT_AUS) | A(RMW) | A(CROSS) | A(CROSS_SIZE) |	\
 		   A(CROSS_MAX) | A(READ_OVERHEAD) | A(READ_BW) | A(ERASE) |	\
 		   A(FLUSH) | A(FUA) | A(DISCARD) | A(BUFFER_A_SIZE) |	\
@@ -180,7 +186,8 @@
  * bandwidth model does.  The write cost stays on the 1-AU rows, the only
  * ones covering the 4-128 KiB writes of the jobs; zoo/toshiba-emmc-2011
  * is the fit to the data/ rows.  random_ok: Bergmann's reading, not a
- * --random run of this part: ASSUMED.
+ * --random run of this part: ASSUMED.  host_depth 2: MMC without command
+ * queueing (this part predates eMMC 5.1's command queue).
  */
 #define PRESET_EMMC_TOSHIBA {						\
 	.name = "emmc-toshiba",						\
@@ -206,6 +213,7 @@
 	.aged = 1,							\
 	.capacity = 0,							\
 	.max_transfer = 0,						\
+	.host_depth = 2,						\
 	.cross_ns = 112 * MS,						\
 	.cross_size = 8 * KiB,						\
 	.cross_max = 16 * KiB,						\
@@ -235,7 +243,8 @@
  * unit 16 KiB (the size quoted for SEM32G), random_ok (the thread: random
  * writes came out faster than linear; no --random rows), erase 2 ms, read,
  * flush/fua (the older part's figures, as for Toshiba), discard, rmw 0, no
- * page-crossing cost: ASSUMED.
+ * page-crossing cost: ASSUMED.  host_depth 2: MMC, no command queue (a
+ * 2011 part, before eMMC 5.1).
  */
 #define PRESET_EMMC_SANDISK {						\
 	.name = "emmc-sandisk",						\
@@ -261,6 +270,7 @@
 	.aged = 1,							\
 	.capacity = 0,							\
 	.max_transfer = 0,						\
+	.host_depth = 2,						\
 	.assumed = A(UNIT) | A(RANDOM_AUS) | A(RANDOM_OK) | A(FAT_AUS) |	\
 		   A(RMW) | A(CROSS) | A(CROSS_SIZE) | A(CROSS_MAX) |	\
 		   A(READ_OVERHEAD) | A(READ_BW) | A(ERASE) | A(FLUSH) |	\
@@ -341,6 +351,7 @@ static const struct fm_key fm_keys[] = {
 	FM_KEY("buffer_a_entries", K_COUNT, buffer_a_entries, FM_K_BUFFER_A_ENTRIES),
 	FM_KEY("aged", K_BOOL, aged, FM_K_AGED),
 	FM_KEY("max_transfer", K_SIZE, max_transfer, FM_K_MAX_TRANSFER),
+	FM_KEY("host_depth", K_COUNT, host_depth, FM_K_HOST_DEPTH),
 	FM_KEY("name", K_NAME, name, -1),
 	FM_KEY("capacity", K_SIZE, capacity, -1),
 	FM_KEY("write_overhead_ns", K_TIME, write_overhead_ns, FM_K_WRITE_OVERHEAD),
