@@ -52,8 +52,8 @@ struct fm_params {
 	/*
 	 * Commands the host's driver keeps on the card at once: usb-storage
 	 * 1 (can_queue), MMC without command queueing 2 (one on the card, one
-	 * prepared).  Not used by the model: flashemu advertises this many
-	 * tags unless told otherwise.  0 = not given.
+	 * prepared).  Not used by the model: flashemu --queue-depth host
+	 * advertises this many tags.  0 = not given.
 	 */
 	uint32_t host_depth;
 	/* FM_ASSUMED(FM_K_...) bits: values no measurement supports. */
