@@ -507,7 +507,8 @@ int main(int argc, char **argv)
 	}
 	if (o.depth_host) {
 		if (!fp.host_depth) {
-			fprintf(stderr, "flashemu: preset %s: no host_depth for --queue-depth host\n",
+			fprintf(stderr,
+				"flashemu: preset %s: no host_depth for --queue-depth host\n",
 				o.preset);
 			return 2;
 		}
