@@ -74,6 +74,7 @@ enum fm_key_id {
 	FM_K_BUFFER_A_ENTRIES, FM_K_AGED, FM_K_MAX_TRANSFER, FM_K_HOST_DEPTH,
 	FM_K_COUNT
 };
+
 #define FM_ASSUMED(id)	(1ull << (id))
 
 /* Preset-file key of @id ("au_size", "write_overhead", ...), NULL if none. */
