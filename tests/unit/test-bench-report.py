@@ -500,6 +500,86 @@ class Prepare(unittest.TestCase):
         self.assertEqual(br.parse_id("sd-c10__j__mq-deadline")["rep"], 1)
 
 
+class ParallelCard(unittest.TestCase):
+    """The card with internal parallelism: its runs, their settings and
+    their place in the report."""
+
+    def par_id(self, sched, rep=1):
+        return "par__%s__j__%s%s" % (br.PAR_CARD, sched, br.rep_suffix(rep))
+
+    def par_meta(self, sched, channels):
+        return good_meta(sched, preset=br.PAR_PRESET, channels=channels,
+                         queue_depth=br.PAR_QD, job="/out/jobs/j.fio")
+
+    def test_plan_turns_channels_on_before_and_off_after(self):
+        for quick in (False, True):
+            parts = br.plan_parts(quick, br.QUICK_JOBS)
+            par = [p for p in parts if any(" par__" in ln for ln in p)]
+            self.assertTrue(par)
+            for p in par:
+                on = p.index(br.PAR_ON[0])
+                self.assertEqual(p[on:on + len(br.PAR_ON)], br.PAR_ON)
+                for i, ln in enumerate(p):
+                    if not ln.startswith("run "):
+                        continue
+                    f = ln.split()
+                    is_par = br.parse_id(f[1])["kind"] == "par"
+                    # par runs after PAR_ON on the model PAR_PRESET, the
+                    # serial ones before it
+                    self.assertEqual(is_par, i > on, ln)
+                    if is_par:
+                        self.assertEqual(f[2], br.PAR_PRESET)
+                        self.assertEqual(br.parse_id(f[1])["preset"],
+                                         br.PAR_CARD)
+            jobs = br.PAR_QUICK if quick else br.PAR_FULL
+            n = sum(ln.startswith("run par__") for p in par for ln in p)
+            self.assertEqual(n, len(jobs) * len(br.SCHEDS) *
+                             (1 if quick else br.REPS_FULL))
+        quick = br.plan_parts(True, br.QUICK_JOBS)[0]
+        self.assertEqual(quick[-len(br.PAR_OFF):], br.PAR_OFF)
+
+    def test_run_on_a_serial_card_fails(self):
+        with tempfile.TemporaryDirectory() as d:
+            bad = br.run_record(write_run(d, self.par_id("flash"),
+                                          self.par_meta("flash", "1")))
+            good = br.run_record(write_run(
+                d, self.par_id("bfq"), self.par_meta("bfq", br.PAR_CHANNELS)))
+        self.assertFalse(bad["ok"])
+        self.assertIn("1 channel", bad["fail_reason"])
+        self.assertTrue(good["ok"])
+        self.assertEqual(good["preset"], br.PAR_CARD)
+
+    def test_reported_as_a_card_of_its_own(self):
+        with tempfile.TemporaryDirectory() as d:
+            for s in ("bfq", "flash"):
+                write_run(d, self.par_id(s),
+                          self.par_meta(s, br.PAR_CHANNELS))
+                write_run(d, "%s__j__%s" % (br.PAR_PRESET, s), good_meta(
+                    s, preset=br.PAR_PRESET), busy_ns=2 * 10**9)
+            res = br.analyse(d)
+        cards = sorted(t["preset"] for t in res["table"])
+        self.assertEqual(cards, sorted([br.PAR_CARD, br.PAR_PRESET]))
+        self.assertIn("## %s\n" % br.PAR_CARD, br.render(res, False))
+
+    def test_topup_keeps_the_channels(self):
+        with tempfile.TemporaryDirectory() as d:
+            for s in br.SCHEDS:
+                for rep in (1, 2, 3):
+                    slow = (s, rep) == ("bfq", 2)
+                    trace = TRACE + trace_line(5.0, "C", sector=16) \
+                        if slow else TRACE
+                    write_run(d, self.par_id(s, rep),
+                              self.par_meta(s, br.PAR_CHANNELS), trace=trace)
+            self.assertEqual(br.topup(d, 3), 2 * len(br.SCHEDS))
+            with open(os.path.join(d, "plan-3.txt")) as fh:
+                plan = fh.read().splitlines()
+        on = plan.index(br.PAR_ON[0])
+        runs = [i for i, ln in enumerate(plan) if ln.startswith("run ")]
+        self.assertTrue(runs and min(runs) > on)
+        self.assertTrue(plan[runs[0]].startswith(
+            "run %s " % self.par_id("none", 4)))
+
+
 class Result(unittest.TextTestResult):
     def addSuccess(self, test):
         super().addSuccess(test)
