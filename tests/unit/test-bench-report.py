@@ -67,6 +67,17 @@ def write_run(top, rid, meta, trace=TRACE, busy_ns=10**9, fs=None,
     return d
 
 
+def write_wide_spread(top, rid_of, meta_of):
+    """Three runs per scheduler, IDs rid_of(sched, rep), meta.txt
+    meta_of(sched); bfq's second run takes twice as long: a wide spread."""
+    for s in br.SCHEDS:
+        for rep in (1, 2, 3):
+            slow = (s, rep) == ("bfq", 2)
+            trace = TRACE + trace_line(5.0, "C", sector=16) if slow else TRACE
+            write_run(top, rid_of(s, rep), meta_of(s), trace=trace,
+                      busy_ns=2 * 10**9 if slow else 10**9)
+
+
 def good_meta(sched="flash", dil="0.5", **kw):
     m = {"id": "x", "preset": "sd-c10", "sched": sched,
          "job": "/out/jobs/seq.fio", "dilate": dil, "sched_readback": sched,
@@ -295,15 +306,8 @@ class Topup(unittest.TestCase):
 
     def test_topup_writes_the_plan_from_the_runs(self):
         with tempfile.TemporaryDirectory() as d:
-            for s in br.SCHEDS:
-                for rep in (1, 2, 3):
-                    # bfq's second run takes twice as long
-                    slow = (s, rep) == ("bfq", 2)
-                    trace = TRACE + trace_line(5.0, "C", sector=16) \
-                        if slow else TRACE
-                    write_run(d, "sd-c10__j__%s%s" % (s, br.rep_suffix(rep)),
-                              good_meta(s), trace=trace,
-                              busy_ns=2 * 10**9 if slow else 10**9)
+            write_wide_spread(d, lambda s, rep: "sd-c10__j__%s%s" % (
+                s, br.rep_suffix(rep)), good_meta)
             self.assertEqual(br.topup(d, 7), 2 * len(br.SCHEDS))
             with open(os.path.join(d, "plan-7.txt")) as fh:
                 runs = [ln.split()[1] for ln in fh if ln.startswith("run ")]
@@ -563,13 +567,8 @@ class ParallelCard(unittest.TestCase):
 
     def test_topup_keeps_the_channels(self):
         with tempfile.TemporaryDirectory() as d:
-            for s in br.SCHEDS:
-                for rep in (1, 2, 3):
-                    slow = (s, rep) == ("bfq", 2)
-                    trace = TRACE + trace_line(5.0, "C", sector=16) \
-                        if slow else TRACE
-                    write_run(d, self.par_id(s, rep),
-                              self.par_meta(s, br.PAR_CHANNELS), trace=trace)
+            write_wide_spread(d, self.par_id, lambda s: self.par_meta(
+                s, br.PAR_CHANNELS))
             self.assertEqual(br.topup(d, 3), 2 * len(br.SCHEDS))
             with open(os.path.join(d, "plan-3.txt")) as fh:
                 plan = fh.read().splitlines()
