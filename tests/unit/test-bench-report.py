@@ -385,10 +385,27 @@ class Latency(unittest.TestCase):
                             "percentile": {"99.000000": 1}}}}
         fio = {"jobs": [job({10**6: 98}), job({5 * 10**6: 1, 9 * 10**6: 1})]}
         f = br.fio_summary(fio, 0.5)
-        self.assertAlmostEqual(f["write_clat_p50_ms"], 1.0)
-        self.assertAlmostEqual(f["write_clat_p99_ms"], 5.0)
-        self.assertAlmostEqual(f["write_clat_p99_model_ms"], 10.0)
-        self.assertIsNone(f["read_clat_p99_ms"])
+        self.assertAlmostEqual(f["write_lat_p50_ms"], 1.0)
+        self.assertAlmostEqual(f["write_lat_p99_ms"], 5.0)
+        self.assertAlmostEqual(f["write_lat_p99_model_ms"], 10.0)
+        self.assertIsNone(f["read_lat_p99_ms"])
+        self.assertEqual(f["latency"], "completion")
+
+    def test_total_latency_where_the_job_has_it(self):
+        # a request that waited 2 ms for a tag in io_submit: clat 1 ms,
+        # total 3 ms
+        def hist(ns):
+            return {"bins": {str(ns): 100}, "percentile": {"50.000000": ns}}
+        w = {"io_bytes": 4096, "total_ios": 100, "clat_ns": hist(10**6),
+             "lat_ns": hist(3 * 10**6)}
+        f = br.fio_summary({"jobs": [{"read": {}, "write": w}]})
+        self.assertAlmostEqual(f["write_lat_p50_ms"], 3.0)
+        self.assertEqual(f["latency"], "total")
+        with tempfile.TemporaryDirectory() as d:
+            br.prepare(True, d)
+            for name in os.listdir(os.path.join(d, "jobs")):
+                with open(os.path.join(d, "jobs", name)) as fh:
+                    self.assertIn("lat_percentiles=1", fh.read().split(), name)
 
 
     def test_reads_q_to_c_at_the_block_layer(self):
