@@ -391,6 +391,17 @@ class Latency(unittest.TestCase):
         self.assertIsNone(f["read_lat_p99_ms"])
         self.assertEqual(f["latency"], "completion")
 
+    def test_mixed_only_where_one_group_reads_and_writes(self):
+        def job(group, rd, wr):
+            return {"groupid": group, "read": {"io_bytes": rd},
+                    "write": {"io_bytes": wr}}
+        # stonewalled phases: a write phase, then a read phase
+        phases = {"jobs": [job(0, 0, 4096), job(1, 4096, 0)]}
+        self.assertFalse(br.fio_summary(phases)["mixed"])
+        # a reader and a writer in one group, or one job doing both
+        for jobs in ([job(0, 0, 4096), job(0, 4096, 0)], [job(2, 1, 1)]):
+            self.assertTrue(br.fio_summary({"jobs": jobs})["mixed"])
+
     def test_total_latency_where_the_job_has_it(self):
         # a request that waited 2 ms for a tag in io_submit: clat 1 ms,
         # total 3 ms
