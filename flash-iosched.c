@@ -229,6 +229,8 @@ static void __flash_remove(struct flash_data *fd, struct request *rq)
 	elv_rqhash_del(q, rq);
 	if (q->last_merge == rq)
 		q->last_merge = NULL;
+	if (fd->grown_rq == rq)
+		fd->grown_rq = NULL;
 }
 
 /* Queue a write that has no segment: unsorted, after reads, with its deadline. */
@@ -431,8 +433,11 @@ static bool __flash_writes_inflight(struct flash_data *fd)
 
 /*
  * Two writers take turns in one erase block (two fsync()s walking the same
- * file, say) when a write arrives below the active segment's cursor while
- * a write is in flight: one of them got ahead.  Then, for the next
+ * file, say) when a write arrives below the active segment's cursor, by at
+ * most a quarter of an erase block, while a write is in flight: one of
+ * them got ahead.  A write further below is another stream's, which
+ * waiting would not put in order (with erase_size set larger than the
+ * card's, it may not even share the card's block).  Then, for the next
  * FLASH_INTERLEAVE_WRITES writes, write_wait_us applies.  A writer at
  * queue depth 1 never sets this off; one writing at random with several
  * writes outstanding does, but keeps the device busy, so it rarely waits.
@@ -440,6 +445,8 @@ static bool __flash_writes_inflight(struct flash_data *fd)
 static void __flash_note_interleave(struct flash_data *fd, struct request *rq)
 {
 	if (flash_rq_seg(rq) != fd->active || blk_rq_pos(rq) >= fd->cursor ||
+	    (fd->cursor - blk_rq_pos(rq) > fd->geom.erase_sectors / 4 &&
+	     !flash_mutant(FAR_INTERLEAVE)) ||
 	    !__flash_writes_inflight(fd))
 		return;
 	fd->stats.interleaved++;
@@ -455,7 +462,9 @@ static void __flash_note_interleave(struct flash_data *fd, struct request *rq)
  *  - A lone write that continues the active segment and was queued while
  *    a write was in flight: its writer keeps more than one write
  *    outstanding and is about to send the next, which merges into it.
- *    Wait until write_wait_us after the last write finished.
+ *    Wait until write_wait_us after the last write finished, unless the
+ *    writer's next write has merged into it since then (the wait's
+ *    purpose; flash_request_merged() ends a wait under way).
  * The timer runs the queue when the wait ends.
  */
 static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
@@ -469,7 +478,9 @@ static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
 		until = fd->burst_start_ns + wait;
 	if (seg == fd->active && seg->nr_rqs == 1 && blk_rq_pos(rq) == fd->cursor) {
 		done = atomic64_read(&fd->write_done_ns);
-		if (rq->start_time_ns && rq->start_time_ns < done)
+		if (rq->start_time_ns && rq->start_time_ns < done &&
+		    !(rq == fd->grown_rq && fd->grown_ns > done &&
+		      !flash_mutant(WAIT_PAST_MERGE)))
 			until = max(until, done + wait);
 	}
 	if (!until || __flash_writes_inflight(fd) || ktime_get_ns() >= until)
@@ -911,9 +922,21 @@ static void flash_request_merged(struct request_queue *q, struct request *rq,
 	struct flash_segment *seg = flash_rq_seg(rq);
 	struct rb_root *root = seg ? &seg->sort : &fd->read_sort;
 
+	lockdep_assert_held(&fd->lock);
 	if (type == ELEVATOR_FRONT_MERGE) {
 		elv_rb_del(root, rq);
 		elv_rb_add(root, rq);
+	}
+	/*
+	 * A lone write at the cursor may be waiting for its writer's next
+	 * write (__flash_write_wait()): this was it, so decide again.
+	 */
+	if (type == ELEVATOR_BACK_MERGE && seg) {
+		fd->grown_rq = rq;
+		fd->grown_ns = ktime_get_ns();
+		if (seg == fd->active && blk_rq_pos(rq) == fd->cursor &&
+		    hrtimer_is_queued(&fd->wait_timer))
+			flash_release_writes(fd);
 	}
 }
 

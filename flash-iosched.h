@@ -343,6 +343,10 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    it while another is in flight
  *  LONE_IN_FLIGHT    with one open segment, the last queued write of the
  *                    segment may go while another is in flight
+ *  FAR_INTERLEAVE    a write any distance below the cursor counts as
+ *                    interleaving
+ *  WAIT_PAST_MERGE   a lone write waits out write_wait_us although its
+ *                    writer's next write has merged into it
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
@@ -425,6 +429,8 @@ struct flash_data {
 	unsigned int interleave_left;	/* write_wait_us applies to this many writes */
 	struct hrtimer wait_timer;	/* reruns the queue when a write_wait ends */
 	atomic64_t write_done_ns;	/* when a write last finished */
+	const struct request *grown_rq;	/* the write a bio last merged into */
+	u64 grown_ns;			/* and when */
 	/*
 	 * Queued writes can only wait (open_segments, write_depth or a wait):
 	 * has_work() says no until a write finishes, the wait timer fires, a
