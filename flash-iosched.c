@@ -464,7 +464,10 @@ static void __flash_note_interleave(struct flash_data *fd, struct request *rq)
  *    outstanding and is about to send the next, which merges into it.
  *    Wait until write_wait_us after the last write finished, unless the
  *    writer's next write has merged into it since then (the wait's
- *    purpose; flash_request_merged() ends a wait under way).
+ *    purpose; flash_request_merged() ends a wait under way).  A next
+ *    write that merges before flash_finish_request() has seen the last
+ *    completion (the bio completes first) is not told apart: the wait
+ *    runs to its end.
  * The timer runs the queue when the wait ends.
  */
 static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
