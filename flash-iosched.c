@@ -453,6 +453,13 @@ static void __flash_note_interleave(struct flash_data *fd, struct request *rq)
 	fd->interleave_left = FLASH_INTERLEAVE_WRITES;
 }
 
+/* True if a bio merged into @rq, the write at the cursor, after @done. */
+static bool __flash_grew_since(struct flash_data *fd, struct request *rq, u64 done)
+{
+	return rq == fd->grown_rq && fd->grown_ns > done &&
+	       !flash_mutant(WAIT_PAST_MERGE);
+}
+
 /*
  * Should @rq, the next write, wait before it goes to an idle device?
  *  - After interleaving was seen: the first write of a burst would go at
@@ -482,8 +489,7 @@ static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
 	if (seg == fd->active && seg->nr_rqs == 1 && blk_rq_pos(rq) == fd->cursor) {
 		done = atomic64_read(&fd->write_done_ns);
 		if (rq->start_time_ns && rq->start_time_ns < done &&
-		    !(rq == fd->grown_rq && fd->grown_ns > done &&
-		      !flash_mutant(WAIT_PAST_MERGE)))
+		    !__flash_grew_since(fd, rq, done))
 			until = max(until, done + wait);
 	}
 	if (!until || __flash_writes_inflight(fd) || ktime_get_ns() >= until)
@@ -931,14 +937,15 @@ static void flash_request_merged(struct request_queue *q, struct request *rq,
 		elv_rb_add(root, rq);
 	}
 	/*
-	 * A lone write at the cursor may be waiting for its writer's next
-	 * write (__flash_write_wait()): this was it, so decide again.
+	 * The write at the cursor may be waiting for its writer's next write
+	 * (__flash_write_wait()): this was it, so decide again.  Only that
+	 * write is timed: other merges cost nothing more.
 	 */
-	if (type == ELEVATOR_BACK_MERGE && seg) {
+	if (type == ELEVATOR_BACK_MERGE && seg && seg == fd->active &&
+	    blk_rq_pos(rq) == fd->cursor) {
 		fd->grown_rq = rq;
 		fd->grown_ns = ktime_get_ns();
-		if (seg == fd->active && blk_rq_pos(rq) == fd->cursor &&
-		    hrtimer_is_queued(&fd->wait_timer))
+		if (hrtimer_is_queued(&fd->wait_timer))
 			flash_release_writes(fd);
 	}
 }

@@ -429,7 +429,7 @@ struct flash_data {
 	unsigned int interleave_left;	/* write_wait_us applies to this many writes */
 	struct hrtimer wait_timer;	/* reruns the queue when a write_wait ends */
 	atomic64_t write_done_ns;	/* when a write last finished */
-	const struct request *grown_rq;	/* the write a bio last merged into */
+	const struct request *grown_rq;	/* the write at the cursor a bio last merged into */
 	u64 grown_ns;			/* and when */
 	/*
 	 * Queued writes can only wait (open_segments, write_depth or a wait):
