@@ -98,6 +98,29 @@ class Makespan(unittest.TestCase):
         self.assertAlmostEqual(t["idle_held_s"], 0.5)
         self.assertAlmostEqual(t["idle_empty_s"], 0.5)
 
+    def test_idle_per_request(self):
+        # a flush's extra C (no D) while a write is on the card, and a
+        # request merged into another (G, no D of its own): neither makes
+        # the card look idle or the scheduler look holding afterwards
+        trace = "".join([
+            trace_line(1.0, "Q"), trace_line(1.0, "G"),
+            trace_line(1.0, "Q", sector=8), trace_line(1.0, "G", sector=8),
+            trace_line(1.0, "Q", sector=64), trace_line(1.0, "G", sector=64),
+            trace_line(1.5, "D", n=16),
+            "259,0    1        9     1.600000000  8485  C  WS 0 [0]\n",
+            trace_line(2.0, "C", n=16),
+            trace_line(2.0, "D", sector=64), trace_line(2.5, "C", sector=64),
+            trace_line(3.0, "Q", sector=72), trace_line(3.0, "G", sector=72),
+            trace_line(3.0, "D", sector=72), trace_line(3.5, "C", sector=72)])
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "t.txt")
+            with open(p, "w") as fh:
+                fh.write(trace)
+            t = br.trace_times(p)
+        # held idle: 1.0-1.5 only; empty: 2.5-3.0 only
+        self.assertAlmostEqual(t["idle_held_s"], 0.5)
+        self.assertAlmostEqual(t["idle_empty_s"], 0.5)
+
     def test_run_on_the_model_clock(self):
         with tempfile.TemporaryDirectory() as d:
             r = br.run_record(write_run(d, "sd-c10__seq__flash",
