@@ -362,7 +362,8 @@ class Resume(unittest.TestCase):
 class Agreement(unittest.TestCase):
     def rec(self, replay_busy, replay_last):
         return {"id": "a", "ok": True, "preset": "sd-c10", "job": "j",
-                "sched": "flash", "model": {"busy_s": 10.0,
+                "sched": "flash", "kind": "main", "tunables": "",
+                "model": {"busy_s": 10.0,
                                             "write_amplification": 1.0},
                 "makespan": {"model_s": 20.0},
                 "replay": {"own": {"busy_s": replay_busy,
@@ -384,6 +385,55 @@ class Agreement(unittest.TestCase):
         self.assertAlmostEqual(z["mbps"], 0.5)
         # scaled with the busy time: 2 + 6 x 2 / 10 = 3.2 s
         self.assertAlmostEqual(z["mbps_scaled"], 4 / 3.2)
+
+
+class ZooGeometry(unittest.TestCase):
+    K, M = 1 << 10, 1 << 20
+
+    def test_zgeo_runs_for_the_geometries_no_run_has(self):
+        geos = {(16 * self.K, 4 * self.M), (16 * self.K, 8 * self.M),
+                (16 * self.K, 3 * self.M), (4 * self.K, 4 * self.M)}
+        lines = br.zgeo_lines(geos, [("sd-c10", "seq-write-4-streams-16k")],
+                              2)
+        told = {}
+        for ln in lines:
+            f = ln.split()
+            self.assertEqual(f[2:4], ["sd-c10", "flash"])
+            told.setdefault(br.parse_id(f[1])["job"], set()).add(
+                (br.parse_id(f[1])["rep"],
+                 br.told_geometry("sd-c10", " ".join(f[6:]))))
+        # the four streams have erase x2 (8 MiB) from the geometry check
+        self.assertEqual(told["seq-write-4-streams-16k"], {
+            (r, g) for r in (1, 2) for g in ((16 * self.K, 3 * self.M),
+                                             (4 * self.K, 4 * self.M))})
+        self.assertEqual(told["randrw-70-30-4k-qd16"], {
+            (r, g) for r in (1, 2) for g in ((16 * self.K, 3 * self.M),
+                                             (4 * self.K, 4 * self.M),
+                                             (16 * self.K, 8 * self.M))})
+
+    def zrun(self, sched, kind, tunables, mbps):
+        return {"id": sched + kind, "ok": True, "rep": 1, "zoo": "big",
+                "source": "sd-c10", "job": "j", "sched": sched,
+                "kind": kind, "mbps": mbps, "mbps_scaled": mbps,
+                "told": br.told_geometry("sd-c10", tunables)
+                if sched == "flash" else None}
+
+    def test_flash_told_the_cards_geometry(self):
+        runs = [self.zrun("bfq", "main", "", 2.0),
+                self.zrun("flash", "main", "", 0.5),
+                self.zrun("flash", "geo", "erase_size=%d" % (8 * self.M),
+                          3.0)]
+        cells, dist = br.zoo_table(runs, set(),
+                                   {"big": (16 * self.K, 8 * self.M)})
+        self.assertEqual(len(cells), 1)
+        self.assertTrue(cells[0]["matched"])
+        self.assertAlmostEqual(cells[0]["ratio"], 1.5)
+        # no run told the card's geometry: the main run, apart
+        cells, dist = br.zoo_table(runs, set(),
+                                   {"big": (16 * self.K, 6 * self.M)})
+        self.assertFalse(cells[0]["matched"])
+        self.assertAlmostEqual(cells[0]["ratio"], 0.25)
+        self.assertEqual([d["matched"] for d in dist], [False])
 
 
 class ZooList(unittest.TestCase):
