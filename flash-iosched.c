@@ -335,10 +335,32 @@ static bool __flash_budget_spent(struct flash_data *fd)
 }
 
 /*
+ * The first write at or above where writes to the previously active
+ * segment stopped, and that segment in @segp; NULL if there is none.
+ */
+static struct request *__flash_prev_ceiling(struct flash_data *fd,
+					    struct flash_segment **segp)
+{
+	struct flash_segment *seg;
+
+	if (!fd->has_prev)
+		return NULL;
+	seg = __flash_find_seg(fd, fd->prev_index);
+	if (!seg || !seg->nr_rqs)
+		return NULL;
+	*segp = seg;
+	return flash_seg_ceiling(seg, fd->prev_cursor);
+}
+
+/*
  * Pick the segment to drain next, called when the active one has nothing
  * left above its cursor, its budget is spent or a write expired: the
- * segment holding the oldest write if that write expired, else the one
- * with the most queued bytes.  The active segment comes back (from its
+ * segment holding the oldest write if that write expired; else the
+ * previous segment if it has a write at or above where its writes
+ * stopped and the pair's budget is not spent (a card that keeps two erase
+ * blocks open still has it open: going on there costs no block, while a
+ * third segment closes one, to be copied if it is opened again); else the
+ * one with the most queued bytes.  The active segment comes back (from its
  * lowest write) only if no other segment has writes: going backwards
  * costs a linear-only card as much as a switch, and what is left there
  * meanwhile grows into a longer ascending run.  The active and previous
@@ -357,6 +379,9 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 	if (write_due)
 		return flash_rq_seg(list_first_entry(&fd->write_fifo,
 						     struct request, queuelist));
+	if (!spent && __flash_prev_ceiling(fd, &seg) &&
+	    !flash_mutant(BUSIEST_NOT_PREV))
+		return seg;
 	/* busiest first: at most the active and previous ones are skipped */
 	for (n = rb_first_cached(&fd->busy); n; n = rb_next(n)) {
 		seg = rb_entry(n, struct flash_segment, busy_node);
@@ -400,24 +425,6 @@ static void __flash_activate(struct flash_data *fd, struct flash_segment *seg)
 				  old->index, seg->index);
 		__flash_put_seg(fd, old);
 	}
-}
-
-/*
- * The first write at or above where writes to the previously active
- * segment stopped, and that segment in @segp; NULL if there is none.
- */
-static struct request *__flash_prev_ceiling(struct flash_data *fd,
-					    struct flash_segment **segp)
-{
-	struct flash_segment *seg;
-
-	if (!fd->has_prev)
-		return NULL;
-	seg = __flash_find_seg(fd, fd->prev_index);
-	if (!seg || !seg->nr_rqs)
-		return NULL;
-	*segp = seg;
-	return flash_seg_ceiling(seg, fd->prev_cursor);
 }
 
 /* True if a dispatched write has not finished yet. */

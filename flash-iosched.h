@@ -347,6 +347,8 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    interleaving
  *  WAIT_PAST_MERGE   a lone write waits out write_wait_us although its
  *                    writer's next write has merged into it
+ *  BUSIEST_NOT_PREV  a drained segment is followed by the busiest other,
+ *                    not by the previous one that can go on upwards
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
