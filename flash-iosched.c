@@ -460,6 +460,39 @@ static void __flash_note_interleave(struct flash_data *fd, struct request *rq)
 	fd->interleave_left = FLASH_INTERLEAVE_WRITES;
 }
 
+/*
+ * True if a queued write of @rq's segment starts where @rq ends: @rq's
+ * writer is ahead of the card.  A write further up is another stream's
+ * (with erase_size set larger than the card's, a segment holds several),
+ * and says nothing about whether @rq may still grow.
+ */
+static bool flash_rq_followed(struct request *rq)
+{
+	struct rb_node *next = rb_next(&rq->rb_node);
+
+	if (flash_mutant(FAR_COMPANY))
+		return next;
+	return next && blk_rq_pos(rb_entry_rq(next)) ==
+		       blk_rq_pos(rq) + blk_rq_sectors(rq);
+}
+
+/*
+ * True if @rq, the write at the active segment's cursor, is alone in its
+ * stream: nothing follows it (flash_rq_followed()) and no write lies
+ * within a quarter erase block below it (an interleaved writer, see
+ * __flash_note_interleave()).
+ */
+static bool __flash_lone_write(struct flash_data *fd, struct request *rq)
+{
+	struct rb_node *prev = rb_prev(&rq->rb_node);
+
+	if (flash_mutant(FAR_COMPANY))
+		return flash_rq_seg(rq)->nr_rqs == 1;
+	return !flash_rq_followed(rq) &&
+	       (!prev || blk_rq_pos(rq) - blk_rq_pos(rb_entry_rq(prev)) >
+			 fd->geom.erase_sectors / 4);
+}
+
 /* True if a bio merged into @rq, the write at the cursor, after @done. */
 static bool __flash_grew_since(struct flash_data *fd, struct request *rq, u64 done)
 {
@@ -473,15 +506,15 @@ static bool __flash_grew_since(struct flash_data *fd, struct request *rq, u64 do
  *    once, and the other writer's lower write, a moment later, would have
  *    to go backwards.  Wait until write_wait_us after the burst's first
  *    write arrived.
- *  - A lone write that continues the active segment and was queued while
- *    a write was in flight: its writer keeps more than one write
- *    outstanding and is about to send the next, which merges into it.
- *    Wait until write_wait_us after the last write finished, unless the
- *    writer's next write has merged into it since then (the wait's
- *    purpose; flash_request_merged() ends a wait under way).  A next
- *    write that merges before flash_finish_request() has seen the last
- *    completion (the bio completes first) is not told apart: the wait
- *    runs to its end.
+ *  - A lone write (__flash_lone_write()) that continues the active
+ *    segment and was queued while a write was in flight: its writer
+ *    keeps more than one write outstanding and is about to send the
+ *    next, which merges into it.  Wait until write_wait_us after the
+ *    last write finished, unless the writer's next write has merged into
+ *    it since then (the wait's purpose; flash_request_merged() ends a
+ *    wait under way).  A next write that merges before
+ *    flash_finish_request() has seen the last completion (the bio
+ *    completes first) is not told apart: the wait runs to its end.
  * The timer runs the queue when the wait ends.
  */
 static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
@@ -493,7 +526,8 @@ static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
 		return false;
 	if (fd->interleave_left)
 		until = fd->burst_start_ns + wait;
-	if (seg == fd->active && seg->nr_rqs == 1 && blk_rq_pos(rq) == fd->cursor) {
+	if (seg == fd->active && blk_rq_pos(rq) == fd->cursor &&
+	    __flash_lone_write(fd, rq)) {
 		done = atomic64_read(&fd->write_done_ns);
 		if (rq->start_time_ns && rq->start_time_ns < done &&
 		    !__flash_grew_since(fd, rq, done))
@@ -543,15 +577,18 @@ static struct flash_slot *__flash_open_slot(struct flash_data *fd,
  * write is in flight?  Only if it continues the active segment upwards
  * and another queued write of the segment lies above it: its writer is
  * ahead of the card, so the write would not grow by waiting, and the card
- * gets its next command without idling for the host.  A step back, or a
- * lone write that its writer's next one may still merge into, waits until
- * the card has finished, and is decided then, with what arrived meanwhile.
+ * gets its next command without idling for the host.  A write right at
+ * the cursor continues a stream, and only a write that follows it
+ * (flash_rq_followed()) puts its writer ahead.  A step back, or a lone
+ * write that its writer's next one may still merge into, waits until the
+ * card has finished, and is decided then, with what arrived meanwhile.
  */
 static bool __flash_may_join(struct flash_data *fd, struct flash_segment *seg,
 			     struct request *rq)
 {
 	bool upwards = seg == fd->active && blk_rq_pos(rq) >= fd->cursor;
-	bool company = rb_next(&rq->rb_node);
+	bool company = blk_rq_pos(rq) == fd->cursor ? flash_rq_followed(rq) :
+			!!rb_next(&rq->rb_node);
 
 	if (flash_mutant(STEP_BACK_IN_FLIGHT))
 		upwards = true;

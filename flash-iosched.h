@@ -349,6 +349,8 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    writer's next write has merged into it
  *  BUSIEST_NOT_PREV  a drained segment is followed by the busiest other,
  *                    not by the previous one that can go on upwards
+ *  FAR_COMPANY       a write anywhere above the write at the cursor
+ *                    counts as its writer's next one
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
