@@ -877,7 +877,11 @@ static void flash_finish_request(struct request *rq)
  * May [a, a_end) and [b, b_end), adjacent in that order, become one request
  * in direction @rq?  The core asks about neighbours that are not adjacent
  * too (its last_merge hint, sort-tree neighbours); those cannot merge and
- * are neither refused nor counted.
+ * are neither refused nor counted.  A write @rq that breaks the page rule
+ * already (a bio that crosses a page, or bios merged in the submitter's
+ * plug, which the core does not ask about) may grow within its erase
+ * block: refusing keeps it small, and a card that charges for crossing a
+ * page charges small writes most (the Toshiba eMMC of flash-model.md).
  */
 static bool __flash_merge_ok(struct flash_data *fd, struct request *rq,
 			     u64 a, u64 a_end, u64 b, u64 b_end)
@@ -895,6 +899,11 @@ static bool __flash_merge_ok(struct flash_data *fd, struct request *rq,
 	    fd->split != FLASH_SPLIT_POW2)
 		return flash_first_piece(&g, FLASH_SPLIT_PAGE, a, b_end - a) == b_end - a;
 	if (flash_range_ok(&g, fd->split, write, a, b_end - a))
+		return true;
+	if (write && !flash_mutant(CROSSING_STAYS) &&
+	    !flash_range_ok(&g, fd->split, write, blk_rq_pos(rq),
+			    blk_rq_sectors(rq)) &&
+	    !flash_crosses_erase(&g, a, b_end - a))
 		return true;
 	fd->stats.merges_refused++;
 	return false;

@@ -351,6 +351,8 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    not by the previous one that can go on upwards
  *  FAR_COMPANY       a write anywhere above the write at the cursor
  *                    counts as its writer's next one
+ *  CROSSING_STAYS    a write that breaks the page rule already may not
+ *                    grow by merging
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
