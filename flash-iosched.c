@@ -461,24 +461,34 @@ static void __flash_note_interleave(struct flash_data *fd, struct request *rq)
 }
 
 /*
- * True if a queued write of @rq's segment starts where @rq ends: @rq's
- * writer is ahead of the card.  A write further up is another stream's
- * (with erase_size set larger than the card's, a segment holds several),
- * and says nothing about whether @rq may still grow.
+ * True if a queued write starts where @rq ends: @rq's writer is ahead of
+ * the card.  It is the next write of @rq's segment or, when @rq ends its
+ * erase block, the first of the next segment (a stream going on into the
+ * next block).  A write further up is another stream's (with erase_size
+ * set larger than the card's, a segment holds several), and says nothing
+ * about whether @rq may still grow.
  */
-static bool flash_rq_followed(struct request *rq)
+static bool __flash_rq_followed(struct flash_data *fd, struct request *rq)
 {
+	u64 end = blk_rq_pos(rq) + blk_rq_sectors(rq), index;
 	struct rb_node *next = rb_next(&rq->rb_node);
+	struct flash_segment *seg;
 
 	if (flash_mutant(FAR_COMPANY))
 		return next;
-	return next && blk_rq_pos(rb_entry_rq(next)) ==
-		       blk_rq_pos(rq) + blk_rq_sectors(rq);
+	if (next)
+		return blk_rq_pos(rb_entry_rq(next)) == end;
+	index = flash_seg_index(&fd->geom, end);
+	if (index == flash_rq_seg(rq)->index || flash_mutant(EDGE_ALONE))
+		return false;
+	seg = __flash_find_seg(fd, index);
+	next = seg ? rb_first(&seg->sort) : NULL;
+	return next && blk_rq_pos(rb_entry_rq(next)) == end;
 }
 
 /*
  * True if @rq, the write at the active segment's cursor, is alone in its
- * stream: nothing follows it (flash_rq_followed()) and no write lies
+ * stream: nothing follows it (__flash_rq_followed()) and no write lies
  * within a quarter erase block below it (an interleaved writer, see
  * __flash_note_interleave()).
  */
@@ -488,7 +498,7 @@ static bool __flash_lone_write(struct flash_data *fd, struct request *rq)
 
 	if (flash_mutant(FAR_COMPANY))
 		return flash_rq_seg(rq)->nr_rqs == 1;
-	return !flash_rq_followed(rq) &&
+	return !__flash_rq_followed(fd, rq) &&
 	       (!prev || blk_rq_pos(rq) - blk_rq_pos(rb_entry_rq(prev)) >
 			 fd->geom.erase_sectors / 4);
 }
@@ -579,7 +589,7 @@ static struct flash_slot *__flash_open_slot(struct flash_data *fd,
  * ahead of the card, so the write would not grow by waiting, and the card
  * gets its next command without idling for the host.  A write right at
  * the cursor continues a stream, and only a write that follows it
- * (flash_rq_followed()) puts its writer ahead.  A step back, or a lone
+ * (__flash_rq_followed()) puts its writer ahead.  A step back, or a lone
  * write that its writer's next one may still merge into, waits until the
  * card has finished, and is decided then, with what arrived meanwhile.
  */
@@ -587,7 +597,7 @@ static bool __flash_may_join(struct flash_data *fd, struct flash_segment *seg,
 			     struct request *rq)
 {
 	bool upwards = seg == fd->active && blk_rq_pos(rq) >= fd->cursor;
-	bool company = blk_rq_pos(rq) == fd->cursor ? flash_rq_followed(rq) :
+	bool company = blk_rq_pos(rq) == fd->cursor ? __flash_rq_followed(fd, rq) :
 			!!rb_next(&rq->rb_node);
 
 	if (flash_mutant(STEP_BACK_IN_FLIGHT))

@@ -353,6 +353,8 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    counts as its writer's next one
  *  CROSSING_STAYS    a write that breaks the page rule already may not
  *                    grow by merging
+ *  EDGE_ALONE        a write that ends its erase block has no company in
+ *                    the next one: a stream going on there waits
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
