@@ -545,8 +545,11 @@ static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
 	}
 	if (!until || __flash_writes_inflight(fd) || ktime_get_ns() >= until)
 		return false;
-	if (!hrtimer_is_queued(&fd->wait_timer))
+	/* a timer still queued may be an ended wait's: count new deadlines */
+	if (until != fd->wait_until) {
+		fd->wait_until = until;
 		fd->stats.write_waits++;
+	}
 	hrtimer_start(&fd->wait_timer, ns_to_ktime(until), HRTIMER_MODE_ABS);
 	return true;
 }

@@ -436,6 +436,7 @@ struct flash_data {
 	u64 burst_start_ns;		/* when the oldest queued write's burst began */
 	unsigned int interleave_left;	/* write_wait_us applies to this many writes */
 	struct hrtimer wait_timer;	/* reruns the queue when a write_wait ends */
+	u64 wait_until;			/* when the last wait started ends */
 	atomic64_t write_done_ns;	/* when a write last finished */
 	const struct request *grown_rq;	/* the write at the cursor a bio last merged into */
 	u64 grown_ns;			/* and when */
