@@ -67,15 +67,16 @@ def write_run(top, rid, meta, trace=TRACE, busy_ns=10**9, fs=None,
     return d
 
 
-def write_wide_spread(top, rid_of, meta_of):
+def write_wide_spread(top, rid_of, meta_of, fs=None):
     """Three runs per scheduler, IDs rid_of(sched, rep), meta.txt
-    meta_of(sched); bfq's second run takes twice as long: a wide spread."""
+    meta_of(sched), fs.txt FS; bfq's second run takes twice as long: a
+    wide spread."""
     for s in br.SCHEDS:
         for rep in (1, 2, 3):
             slow = (s, rep) == ("bfq", 2)
             trace = TRACE + trace_line(5.0, "C", sector=16) if slow else TRACE
             write_run(top, rid_of(s, rep), meta_of(s), trace=trace,
-                      busy_ns=2 * 10**9 if slow else 10**9)
+                      busy_ns=2 * 10**9 if slow else 10**9, fs=fs)
 
 
 def good_meta(sched="flash", dil="0.5", **kw):
@@ -336,6 +337,25 @@ class Topup(unittest.TestCase):
                 runs = [ln.split()[1] for ln in fh if ln.startswith("run ")]
             self.assertFalse(os.path.exists(os.path.join(d, "plan-8.txt")))
         self.assertEqual(runs[0], "sd-c10__seq__none__r4")
+
+
+    def test_file_systems_get_their_repetitions_too(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_wide_spread(
+                d, lambda s, rep: "fs__sd-c10__ext4-unpack__%s%s" % (
+                    s, br.rep_suffix(rep)),
+                lambda s: good_meta(s, job="fs-ext4-unpack"),
+                fs={"checksum_errors": "0", "busy_ms": "1000",
+                    "host_write_bytes": "4000000"})
+            self.assertEqual(br.topup(d, 2), 2 * len(br.SCHEDS))
+            with open(os.path.join(d, "plan-2.txt")) as fh:
+                runs = [ln for ln in fh if ln.startswith("fs ")]
+        self.assertEqual(len(runs), 2 * len(br.SCHEDS))
+        # the line prepare writes for the run, at the next repetition
+        self.assertEqual(runs[0].split(), br.fs_lines(
+            [("sd-c10", "ext4", "unpack")], 4, 4)[0].split())
+        self.assertEqual(runs[0].split()[:2],
+                         ["fs", "fs__sd-c10__ext4-unpack__none__r4"])
 
 
 class Resume(unittest.TestCase):
