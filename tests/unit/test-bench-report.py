@@ -187,9 +187,21 @@ class Readback(unittest.TestCase):
 
 class FileSystems(unittest.TestCase):
     def fs_run(self, d, fs, meta=None, trace=TRACE):
-        m = meta or good_meta(job="fs-ext4-unpack")
+        m = meta or good_meta(job="fs-ext4-unpack", fs_seed=br.fs_seed(1))
         return br.run_record(write_run(d, "fs__sd-c10__ext4-unpack__flash",
                                        m, fs=fs, trace=trace))
+
+    def test_ext4_of_another_repetition_fails(self):
+        # every scheduler of a repetition must get the same layout
+        fs = {"checksum_errors": "0", "seconds": "3"}
+        with tempfile.TemporaryDirectory() as d:
+            r = self.fs_run(d, fs, good_meta(job="fs-ext4-unpack",
+                                             fs_seed=br.fs_seed(2)))
+        self.assertFalse(r["ok"])
+        self.assertIn("not repetition 1's", r["fail_reason"])
+        with tempfile.TemporaryDirectory() as d:
+            r = self.fs_run(d, fs, good_meta(job="fs-ext4-unpack"))
+        self.assertFalse(r["ok"])
 
     def test_workload_counters_and_time_from_fs_txt(self):
         fs = {"checksum_errors": "0", "workload_model_ms": "8000",
@@ -342,9 +354,9 @@ class Topup(unittest.TestCase):
     def test_file_systems_get_their_repetitions_too(self):
         with tempfile.TemporaryDirectory() as d:
             write_wide_spread(
-                d, lambda s, rep: "fs__sd-c10__ext4-unpack__%s%s" % (
+                d, lambda s, rep: "fs__sd-c10__f2fs-unpack__%s%s" % (
                     s, br.rep_suffix(rep)),
-                lambda s: good_meta(s, job="fs-ext4-unpack"),
+                lambda s: good_meta(s, job="fs-f2fs-unpack"),
                 fs={"checksum_errors": "0", "busy_ms": "1000",
                     "host_write_bytes": "4000000"})
             self.assertEqual(br.topup(d, 2), 2 * len(br.SCHEDS))
@@ -353,9 +365,9 @@ class Topup(unittest.TestCase):
         self.assertEqual(len(runs), 2 * len(br.SCHEDS))
         # the line prepare writes for the run, at the next repetition
         self.assertEqual(runs[0].split(), br.fs_lines(
-            [("sd-c10", "ext4", "unpack")], 4, 4)[0].split())
+            [("sd-c10", "f2fs", "unpack")], 4, 4)[0].split())
         self.assertEqual(runs[0].split()[:2],
-                         ["fs", "fs__sd-c10__ext4-unpack__none__r4"])
+                         ["fs", "fs__sd-c10__f2fs-unpack__none__r4"])
 
 
 class Resume(unittest.TestCase):
