@@ -913,6 +913,10 @@ static bool __flash_merge_ok(struct flash_data *fd, struct request *rq,
 		return flash_first_piece(&g, FLASH_SPLIT_PAGE, a, b_end - a) == b_end - a;
 	if (flash_range_ok(&g, fd->split, write, a, b_end - a))
 		return true;
+	if (flash_mutant(NO_PAGE_HEDGE) && write && b_end - a >= g.page_sectors &&
+	    fd->split != FLASH_SPLIT_POW2 &&
+	    flash_first_piece(&g, FLASH_SPLIT_PAGE, a, b_end - a) == b_end - a)
+		return true;
 	if (write && !flash_mutant(CROSSING_STAYS) &&
 	    !flash_range_ok(&g, fd->split, write, blk_rq_pos(rq),
 			    blk_rq_sectors(rq)) &&

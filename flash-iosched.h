@@ -157,18 +157,29 @@ static inline u64 flash_first_piece(const struct flash_geom *g,
  * times longer for a small write across one of their internal boundaries,
  * which can be finer than the page (8 KiB in the 32 KiB pages of a
  * Toshiba eMMC, about 115 ms instead of 3), and merges of small random
- * writes would build such writes.
+ * writes would build such writes.  Under the page rule (split off or
+ * page), a merged write also crosses a boundary of twice the page only if
+ * it starts on one: the page may be twice what it was told (the 16 KiB
+ * default on a 32 KiB eMMC page), and a stream that starts between two
+ * such boundaries would otherwise cross every real page it writes.
  */
 static inline bool flash_range_ok(const struct flash_geom *g, enum flash_split policy,
 				  bool write, u64 pos, u64 nr)
 {
+	struct flash_geom twice = *g;
+
 	if (!write)
 		return !flash_crosses_erase(g, pos, nr);
 	if (nr < g->page_sectors)
 		policy = FLASH_SPLIT_POW2;
 	else if (policy == FLASH_SPLIT_OFF)
 		policy = FLASH_SPLIT_PAGE;
-	return flash_first_piece(g, policy, pos, nr) == nr;
+	if (flash_first_piece(g, policy, pos, nr) != nr)
+		return false;
+	if (policy != FLASH_SPLIT_PAGE)
+		return true;
+	twice.page_sectors = 2 * g->page_sectors;
+	return flash_first_piece(&twice, FLASH_SPLIT_PAGE, pos, nr) == nr;
 }
 
 /* What the device reports, in bytes; discard_granularity 0 without discard. */
@@ -355,6 +366,8 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    grow by merging
  *  EDGE_ALONE        a write that ends its erase block has no company in
  *                    the next one: a stream going on there waits
+ *  NO_PAGE_HEDGE     a merged write may cross a boundary of twice the page
+ *                    when it starts on a page boundary between two
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 

@@ -109,8 +109,14 @@ static void test_range_ok(void **state)
 	/* writes, page rule, also when splitting is off */
 	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_PAGE, true, 8, 40));
 	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 8, 40));
-	assert_true(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 32, 200));
+	assert_true(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 64, 200));
 	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 8000, 256));
+	/* ... and a boundary of twice the page only from one */
+	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 32, 64));
+	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_PAGE, true, 96, 48));
+	assert_true(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 32, 32));
+	assert_true(flash_range_ok(&g4m, FLASH_SPLIT_PAGE, true, 128, 96));
+	assert_true(flash_range_ok(&g1m5, FLASH_SPLIT_OFF, true, 3008, 64));
 	/* below a page, merged writes are naturally aligned powers of two */
 	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_OFF, true, 8, 16));
 	assert_false(flash_range_ok(&g4m, FLASH_SPLIT_PAGE, true, 0, 24));
