@@ -326,6 +326,21 @@ class WrongGeometry(unittest.TestCase):
         self.assertFalse(self.geo((0.95, 0.95, 0.95),
                                   dl=(0.97, 0.98, 0.99))["pass"])
 
+    def test_misses_below_mq_deadline_at_the_truth_are_named_apart(self):
+        at_truth = self.geo((0.99, 0.99, 0.99), dl=(1.01, 1.02, 1.03))
+        self.assertEqual(at_truth["truth_vs_mq_deadline"], "worse")
+        costly = self.geo((0.8, 0.8, 0.8), dl=(1.01, 1.02, 1.03))
+        fine = self.geo((0.99, 0.99, 0.99))
+        text = br.geometry_misses([at_truth, costly, fine])
+        self.assertIn("2 of 3 settings miss: sd-c10/j erase-x2;", text)
+        self.assertIn("1 within the cost but below mq-deadline, as flash "
+                      "is at the truth", text)
+        # the wrong setting put flash below mq-deadline: not set apart
+        put_below = self.geo((0.95, 0.95, 0.95), dl=(0.97, 0.98, 0.99))
+        self.assertEqual(put_below["truth_vs_mq_deadline"], "better")
+        self.assertNotIn("as flash is at the truth",
+                         br.geometry_misses([put_below]))
+
 
 class Topup(unittest.TestCase):
     def test_wide_spread_adds_reps_for_every_scheduler(self):
