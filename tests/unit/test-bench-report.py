@@ -184,6 +184,22 @@ class Readback(unittest.TestCase):
         self.assertEqual(row["verdict"]["verdict"], "MISS")
         self.assertIn("MISS", br.render(res, False))
 
+    def test_planned_run_without_a_folder_failed(self):
+        # a VM run that ended early: its plan's later runs have no folder
+        with tempfile.TemporaryDirectory() as d:
+            write_run(d, "sd-c10__seq__bfq", good_meta("bfq"))
+            with open(os.path.join(d, "plan-1.txt"), "w") as fh:
+                fh.write("set NR 128\n"
+                         "run sd-c10__seq__bfq sd-c10 bfq /out/jobs/seq.fio 1\n"
+                         "run sd-c10__seq__flash sd-c10 flash "
+                         "/out/jobs/seq.fio 1\n")
+            res = br.analyse(d)
+        self.assertEqual([(f["id"], f["reason"]) for f in res["failed"]],
+                         [("sd-c10__seq__flash", "planned, not run "
+                           "(its VM run ended before it)")])
+        row = [t for t in res["table"] if t["job"] == "seq"][0]
+        self.assertEqual(row["verdict"]["verdict"], "MISS")
+
 
 class FileSystems(unittest.TestCase):
     def fs_run(self, d, fs, meta=None, trace=TRACE):
@@ -287,6 +303,12 @@ class Ties(unittest.TestCase):
                          "MISS")
         self.assertEqual(result(tab(summ(0.96), summ(1.0))), "PASS")
         self.assertEqual(result(tab(summ(None), summ(1.0))), "MISS")
+        # one failed repetition of flash is a miss, whatever the others did
+        self.assertEqual(result(tab(summ(1.2, None, 1.2), summ(1.0))),
+                         "MISS")
+        self.assertIn("MISS: 1 of 3 flash runs failed", br.verdict_text(
+            br.job_verdict({"flash": summ(1.2, None, 1.2),
+                            "bfq": summ(1.0)})))
 
 
     def test_streams_target_on_cards_with_fewer_open_aus(self):
