@@ -408,6 +408,21 @@ class Topup(unittest.TestCase):
 
 
 class Resume(unittest.TestCase):
+    def test_left_counts_what_resume_runs_in_every_part(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_run(d, "sd-c10__seq__bfq", good_meta("bfq"))
+            for n, body in ((1, "set NR 128\n"
+                                "run sd-c10__seq__bfq sd-c10 bfq j 1\n"
+                                "run sd-c10__seq__flash sd-c10 flash j 1\n"),
+                            (2, "fs fs__sd-c10__ext4-unpack__none sd-c10 "
+                                "none ext4 unpack 1\ncpu 10 10 flash\n")):
+                with open(os.path.join(d, "plan-%d.txt" % n), "w") as fh:
+                    fh.write(body)
+            self.assertEqual(len(br.plan_runs(d, True)), 3)
+            self.assertEqual(br.planned_ids(d), [
+                "sd-c10__seq__bfq", "sd-c10__seq__flash",
+                "fs__sd-c10__ext4-unpack__none"])
+
     def test_todo_skips_only_good_results(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "plan-1.txt"), "w") as fh:
