@@ -548,6 +548,39 @@ class Latency(unittest.TestCase):
         self.assertIsNone(f["read_lat_p99_ms"])
         self.assertEqual(f["latency"], "completion")
 
+    def test_phase_files_merged_in_order_groups_kept_apart(self):
+        def job(group, rd, wr):
+            return {"groupid": group, "read": {"io_bytes": rd},
+                    "write": {"io_bytes": wr}}
+        with tempfile.TemporaryDirectory() as d:
+            # fio-10 after fio-2: numeric order; each file's group 0 is
+            # its own group, so the write and the read phase are not mixed
+            for n, part in ((1, [job(0, 0, 1)]), (2, [job(0, 0, 2)]),
+                            (10, [job(0, 3, 0)])):
+                with open(os.path.join(d, "fio-%d.json" % n), "w") as fh:
+                    json.dump({"jobs": part}, fh)
+            with open(os.path.join(d, "fio.json"), "w") as fh:
+                json.dump({"jobs": [job(0, 9, 9)]}, fh)
+            # fio writes some warnings into its output, above the JSON
+            with open(os.path.join(d, "fio-10.json"), "r+") as fh:
+                doc = fh.read()
+                fh.seek(0)
+                fh.write("fio: norandommap given, verify limited\n" + doc)
+            fio = br.load_fio(d)
+            self.assertEqual([(j["groupid"], j["write"]["io_bytes"])
+                              for j in fio["jobs"]], [(0, 1), (1, 2), (2, 0)])
+            f = br.fio_summary(fio)
+            self.assertEqual((f["read_bytes"], f["write_bytes"]), (3, 3))
+            self.assertFalse(f["mixed"])
+            # a phase whose output does not parse spoils the run's fio data
+            with open(os.path.join(d, "fio-2.json"), "w") as fh:
+                fh.write("{")
+            self.assertIsNone(br.load_fio(d))
+            # runs from before the split: fio.json
+            for n in (1, 2, 10):
+                os.remove(os.path.join(d, "fio-%d.json" % n))
+            self.assertEqual(br.load_fio(d)["jobs"][0]["write"]["io_bytes"], 9)
+
     def test_mixed_only_where_one_group_reads_and_writes(self):
         def job(group, rd, wr):
             return {"groupid": group, "read": {"io_bytes": rd},
