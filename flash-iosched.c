@@ -273,14 +273,23 @@ void flash_regroup(struct flash_data *fd)
 	}
 }
 
+/* True if @slot names @seg (it may be free: see struct flash_slot). */
+static bool __flash_slot_of(struct flash_data *fd, struct flash_slot *slot,
+			    struct flash_segment *seg)
+{
+	return slot->gen == fd->gen && slot->index == seg->index;
+}
+
 /*
- * The slot that holds @seg open, or a free slot taken for @seg if fewer
- * than open_segments are open; NULL if @seg must wait.
+ * The slot that holds @seg open, or, if fewer than open_segments are
+ * open, a free slot for @seg: the one that last held it, else the one
+ * whose writes finished longest ago (the others' just-finished writes
+ * stay known to __flash_grow_until()); NULL if @seg must wait.
  */
 static struct flash_slot *__flash_slot(struct flash_data *fd,
 				       struct flash_segment *seg)
 {
-	struct flash_slot *free = NULL;
+	struct flash_slot *free = NULL, *own = NULL;
 	unsigned int i, open = 0;
 
 	lockdep_assert_held(&fd->lock);
@@ -288,18 +297,26 @@ static struct flash_slot *__flash_slot(struct flash_data *fd,
 		struct flash_slot *s = &fd->slots[i];
 
 		if (!atomic_read(&s->inflight)) {
-			if (!free)
+			if (__flash_slot_of(fd, s, seg))
+				own = s;
+			else if (!free || atomic64_read(&s->done_ns) <
+					  atomic64_read(&free->done_ns))
 				free = s;
 			continue;
 		}
-		if (s->gen == fd->gen && s->index == seg->index)
+		if (__flash_slot_of(fd, s, seg))
 			return s;
 		open++;
 	}
-	if ((open >= fd->open_segments && !flash_mutant(NO_OPEN_LIMIT)) || !free)
+	if (open >= fd->open_segments && !flash_mutant(NO_OPEN_LIMIT))
+		return NULL;
+	if (own)
+		return own;
+	if (!free)
 		return NULL;
 	free->index = seg->index;
 	free->gen = fd->gen;
+	free->end = U64_MAX;
 	return free;
 }
 
@@ -510,6 +527,17 @@ static bool __flash_grew_since(struct flash_data *fd, struct request *rq, u64 do
 	       !flash_mutant(WAIT_PAST_MERGE);
 }
 
+/* Run the queue at @until (ns, the monotonic clock): a wait ends then. */
+static void __flash_wait_until(struct flash_data *fd, u64 until)
+{
+	/* a timer still queued may be an ended wait's: count new deadlines */
+	if (until != fd->wait_until) {
+		fd->wait_until = until;
+		fd->stats.write_waits++;
+	}
+	hrtimer_start(&fd->wait_timer, ns_to_ktime(until), HRTIMER_MODE_ABS);
+}
+
 /*
  * Should @rq, the next write, wait before it goes to an idle device?
  *  - After interleaving was seen: the first write of a burst would go at
@@ -545,12 +573,7 @@ static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
 	}
 	if (!until || __flash_writes_inflight(fd) || ktime_get_ns() >= until)
 		return false;
-	/* a timer still queued may be an ended wait's: count new deadlines */
-	if (until != fd->wait_until) {
-		fd->wait_until = until;
-		fd->stats.write_waits++;
-	}
-	hrtimer_start(&fd->wait_timer, ns_to_ktime(until), HRTIMER_MODE_ABS);
+	__flash_wait_until(fd, until);
 	return true;
 }
 
@@ -608,6 +631,144 @@ static bool __flash_may_join(struct flash_data *fd, struct flash_segment *seg,
 	if (flash_mutant(LONE_IN_FLIGHT))
 		company = true;
 	return upwards && company;
+}
+
+/*
+ * With more than one open segment: must @rq, the next write of @seg, whose
+ * slot is @slot, stay queued to grow?  0 if it may go, else until when it
+ * waits (U64_MAX: until a write finishes).  It must if it goes on where
+ * its segment's last dispatched write ended, nothing queued follows it,
+ * and it ends inside a page: alone it would leave that page part-written
+ * (a read-modify-write on many cards), and its writer, having queued it
+ * while that write was in flight, keeps more than one write outstanding
+ * and sends the rest of the page next.  It waits while that write is in
+ * flight and then up to write_wait_us after it finished; a bio that
+ * merges into it meanwhile ends the wait (flash_request_merged()).
+ * Other segments' writes go meanwhile (__flash_grown_write()).  With
+ * one open segment, __flash_may_join() decides instead.
+ */
+static u64 __flash_grow_until(struct flash_data *fd, struct flash_slot *slot,
+			      struct flash_segment *seg, struct request *rq)
+{
+	u64 end = blk_rq_pos(rq) + blk_rq_sectors(rq), done, until;
+
+	if (flash_mutant(NO_GROW_HOLD) || !__flash_slot_of(fd, slot, seg) ||
+	    blk_rq_pos(rq) != slot->end ||
+	    !(end & (fd->geom.page_sectors - 1)) || __flash_rq_followed(fd, rq))
+		return 0;
+	if (atomic_read(&slot->inflight))
+		return U64_MAX;
+	done = atomic64_read(&slot->done_ns);
+	until = done + (u64)fd->write_wait_us * NSEC_PER_USEC;
+	if (!rq->start_time_ns || rq->start_time_ns >= done ||
+	    ktime_get_ns() >= until)
+		return 0;
+	return until;
+}
+
+/*
+ * With more than one open segment: @seg's next write, if it may go while
+ * @held's write grows: @seg is another segment with queued writes, can
+ * take a write (__flash_open_slot(), its slot then in *@slotp) and that
+ * write need not grow either; else NULL, and *@first lowered to when its
+ * wait ends.
+ */
+static struct request *__flash_instead(struct flash_data *fd,
+				       struct flash_segment *seg,
+				       struct flash_segment *held,
+				       struct flash_slot **slotp, u64 *first)
+{
+	struct flash_slot *slot;
+	struct request *rq = NULL;
+	u64 until;
+
+	if (!seg || seg == held || !seg->nr_rqs)
+		return NULL;
+	slot = __flash_open_slot(fd, seg);
+	if (!slot)
+		return NULL;
+	if (__flash_slot_of(fd, slot, seg))
+		rq = flash_seg_ceiling(seg, slot->end);
+	if (!rq)
+		rq = rb_entry_rq(rb_first(&seg->sort));
+	until = __flash_grow_until(fd, slot, seg, rq);
+	if (until) {
+		*first = min(*first, until);
+		return NULL;
+	}
+	*slotp = slot;
+	return rq;
+}
+
+/* Add @index to the @n indices in @set unless it is there; the new count. */
+static unsigned int flash_set_add(u64 *set, unsigned int n, u64 index)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (set[i] == index)
+			return n;
+	set[n] = index;
+	return n + 1;
+}
+
+/*
+ * With more than one open segment: @rq, the next write (in *@segp, its
+ * slot *@slotp), if it need not grow (__flash_grow_until()); else another
+ * segment's write that may go instead (__flash_instead()), with *@segp
+ * and *@slotp set to its own.  First the erase blocks the card has open
+ * already: the active and previous segments, those with writes in
+ * flight; a segment not open yet (the busiest first) only while fewer
+ * than open_segments are open, *@segp included: on a card that keeps
+ * just open_segments erase blocks open, a write that grows must not make
+ * it close one.  NULL if none may go: then a timer runs the queue when
+ * the first wait ends (a finishing write runs it anyway).
+ */
+static struct request *__flash_grown_write(struct flash_data *fd,
+					   struct flash_segment **segp,
+					   struct flash_slot **slotp,
+					   struct request *rq)
+{
+	u64 first = __flash_grow_until(fd, *slotp, *segp, rq);
+	u64 open[FLASH_MAX_OPEN + 3];	/* *@segp, active, previous, in flight */
+	unsigned int i, n, stale = 0, looked = 0;
+	struct request *alt = NULL;
+	struct rb_node *n_busy;
+
+	if (!first)
+		return rq;
+	open[0] = (*segp)->index;
+	n = 1;
+	if (fd->active)
+		n = flash_set_add(open, n, fd->active->index);
+	if (fd->has_prev)
+		n = flash_set_add(open, n, fd->prev_index);
+	for (i = 0; i < FLASH_MAX_OPEN; i++) {
+		struct flash_slot *s = &fd->slots[i];
+
+		if (!atomic_read(&s->inflight))
+			continue;
+		if (s->gen == fd->gen)
+			n = flash_set_add(open, n, s->index);
+		else
+			stale++;	/* open on the card, its index from before */
+	}
+	for (i = 1; i < n && !alt; i++)
+		alt = __flash_instead(fd, __flash_find_seg(fd, open[i]), *segp,
+				      slotp, &first);
+	for (n_busy = rb_first_cached(&fd->busy);
+	     !alt && n_busy && looked < FLASH_MAX_OPEN &&
+	     (n + stale < fd->open_segments || flash_mutant(NEW_INSTEAD));
+	     n_busy = rb_next(n_busy), looked++)
+		alt = __flash_instead(fd, rb_entry(n_busy, struct flash_segment, busy_node),
+				      *segp, slotp, &first);
+	if (alt) {
+		*segp = flash_rq_seg(alt);
+		return alt;
+	}
+	if (first != U64_MAX)
+		__flash_wait_until(fd, first);
+	return NULL;
 }
 
 /*
@@ -670,6 +831,11 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	if (fd->open_segments == 1 && !write_due && atomic_read(&slot->inflight) &&
 	    !__flash_may_join(fd, seg, rq))
 		goto wait;
+	if (fd->open_segments > 1 && !write_due) {
+		rq = __flash_grown_write(fd, &seg, &slot, rq);
+		if (!rq)
+			goto wait;
+	}
 	__flash_activate(fd, seg);
 
 	if (flash_rq_expired(rq))
@@ -679,6 +845,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 		atomic_inc(&slot->inflight);
 		rq->elv.priv[1] = slot;
 	}
+	slot->end = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	fd->cursor = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	fd->budget_used += blk_rq_sectors(rq);
 	if (fd->interleave_left)
@@ -873,12 +1040,15 @@ static void flash_finish_request(struct request *rq)
 {
 	struct flash_slot *slot = flash_rq_slot(rq);
 	struct flash_data *fd;
+	u64 now;
 
 	if (!slot)
 		return;
 	fd = rq->q->elevator->elevator_data;
 	rq->elv.priv[1] = NULL;
-	atomic64_set(&fd->write_done_ns, ktime_get_ns());
+	now = ktime_get_ns();
+	atomic64_set(&fd->write_done_ns, now);
+	atomic64_set(&slot->done_ns, now);
 	atomic_dec(&slot->inflight);
 	/* pairs with the barrier in flash_dispatch_request() */
 	smp_mb__after_atomic();
@@ -1017,6 +1187,10 @@ static void flash_request_merged(struct request_queue *q, struct request *rq,
 		fd->grown_ns = ktime_get_ns();
 		if (hrtimer_is_queued(&fd->wait_timer))
 			flash_release_writes(fd);
+	} else if (type == ELEVATOR_BACK_MERGE && seg && fd->open_segments > 1 &&
+		   hrtimer_is_queued(&fd->wait_timer)) {
+		/* it may be a write that __flash_grow_until() holds */
+		flash_release_writes(fd);
 	}
 }
 

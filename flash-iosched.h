@@ -368,6 +368,11 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    the next one: a stream going on there waits
  *  NO_PAGE_HEDGE     a merged write may cross a boundary of twice the page
  *                    when it starts on a page boundary between two
+ *  NO_GROW_HOLD      with several open segments, a write that would leave
+ *                    its page part-written goes before its writer's next
+ *                    write merges into it
+ *  NEW_INSTEAD       while such a write grows, a segment not open yet may
+ *                    go instead although open_segments are open
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
@@ -396,11 +401,14 @@ struct flash_segment {
 
 /*
  * An erase block with writes in flight.  A slot is free when inflight is
- * zero; index and gen are only meaningful while it is not.
+ * zero; it still names the last erase block that held it (index and gen,
+ * end, done_ns) until another takes it (__flash_slot()).
  */
 struct flash_slot {
 	atomic_t inflight;		/* dispatched writes not yet finished */
+	atomic64_t done_ns;		/* when one of them last finished */
 	u64 index;			/* under flash_data.lock */
+	u64 end;			/* under the lock: where the last dispatched one ended */
 	unsigned int gen;		/* flash_data.gen when index was set */
 };
 
