@@ -644,7 +644,8 @@ static bool __flash_may_join(struct flash_data *fd, struct flash_segment *seg,
  * and sends the rest of the page next.  It waits while that write is in
  * flight and then up to write_wait_us after it finished; a bio that
  * merges into it meanwhile ends the wait (flash_request_merged()).
- * Other segments' writes go meanwhile (__flash_grown_write()).  With
+ * write_wait_us 0 turns the hold off.  Other segments' writes go
+ * meanwhile (__flash_grown_write()).  With
  * one open segment, __flash_may_join() decides instead.
  */
 static u64 __flash_grow_until(struct flash_data *fd, struct flash_slot *slot,
@@ -652,7 +653,8 @@ static u64 __flash_grow_until(struct flash_data *fd, struct flash_slot *slot,
 {
 	u64 end = blk_rq_pos(rq) + blk_rq_sectors(rq), done, until;
 
-	if (flash_mutant(NO_GROW_HOLD) || !__flash_slot_of(fd, slot, seg) ||
+	if (!fd->write_wait_us || flash_mutant(NO_GROW_HOLD) ||
+	    !__flash_slot_of(fd, slot, seg) ||
 	    blk_rq_pos(rq) != slot->end ||
 	    !(end & (fd->geom.page_sectors - 1)) || __flash_rq_followed(fd, rq))
 		return 0;
