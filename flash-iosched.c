@@ -539,6 +539,19 @@ static void __flash_wait_until(struct flash_data *fd, u64 until)
 }
 
 /*
+ * True if FLASH_LONE_MISSES lone waits in a row ran out without their
+ * writer's next write (__flash_write_wait()), and no write has arrived at
+ * the cursor since (__flash_note_continued()): the write at the cursor
+ * met it by chance, its writer writes at random, and a lone write has no
+ * next write to wait for.
+ */
+static bool __flash_lone_in_vain(struct flash_data *fd)
+{
+	return fd->lone_misses >= FLASH_LONE_MISSES &&
+	       !flash_mutant(LONE_NEVER_LEARNS);
+}
+
+/*
  * Should @rq, the next write, wait before it goes to an idle device?
  *  - After interleaving was seen: the first write of a burst would go at
  *    once, and the other writer's lower write, a moment later, would have
@@ -553,28 +566,52 @@ static void __flash_wait_until(struct flash_data *fd, u64 until)
  *    wait under way).  A next write that merges before
  *    flash_finish_request() has seen the last completion (the bio
  *    completes first) is not told apart: the wait runs to its end.
+ *    A wait that runs out counts as a miss, one that ends early (@rq
+ *    grew or is followed now) clears the count; while the waits are in
+ *    vain (__flash_lone_in_vain()), a lone write goes at once.
  * The timer runs the queue when the wait ends.
  */
 static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
 			       struct request *rq)
 {
-	u64 wait = (u64)fd->write_wait_us * NSEC_PER_USEC, until = 0, done;
+	u64 wait = (u64)fd->write_wait_us * NSEC_PER_USEC, until = 0, lone = 0;
+	u64 pos = blk_rq_pos(rq), done, now = ktime_get_ns();
 
 	if (!wait)
 		return false;
 	if (fd->interleave_left)
 		until = fd->burst_start_ns + wait;
-	if (seg == fd->active && blk_rq_pos(rq) == fd->cursor &&
-	    __flash_lone_write(fd, rq)) {
+	if (seg == fd->active && pos == fd->cursor && __flash_lone_write(fd, rq)) {
 		done = atomic64_read(&fd->write_done_ns);
 		if (rq->start_time_ns && rq->start_time_ns < done &&
 		    !__flash_grew_since(fd, rq, done))
-			until = max(until, done + wait);
+			lone = done + wait;
 	}
-	if (!until || __flash_writes_inflight(fd) || ktime_get_ns() >= until)
+	if (pos == fd->lone_pos && (!lone || now >= lone)) {
+		/* the wait for @rq is over: it ran out, or its writer went on */
+		fd->lone_misses = lone ? fd->lone_misses + 1 : 0;
+		fd->lone_pos = U64_MAX;
+	}
+	if (now >= lone || __flash_lone_in_vain(fd))
+		lone = 0;
+	until = max(until, lone);
+	if (!until || __flash_writes_inflight(fd) || now >= until)
 		return false;
+	if (lone)
+		fd->lone_pos = pos;
 	__flash_wait_until(fd, until);
 	return true;
+}
+
+/*
+ * @rq, a new write or one a bio merged into, starts at the active
+ * segment's cursor: a writer goes on where the last write ended, so lone
+ * writes wait for their writer's next write again (__flash_write_wait()).
+ */
+static void __flash_note_continued(struct flash_data *fd, struct request *rq)
+{
+	if (flash_rq_seg(rq) == fd->active && blk_rq_pos(rq) == fd->cursor)
+		fd->lone_misses = 0;
 }
 
 /*
@@ -995,6 +1032,7 @@ static void __flash_insert(struct flash_data *fd, struct request *rq,
 		if (list_empty(&fd->write_fifo))
 			fd->burst_start_ns = ktime_get_ns();
 		__flash_note_interleave(fd, rq);
+		__flash_note_continued(fd, rq);
 		rq->fifo_time = jiffies + fd->write_expire;
 		list_add_tail(&rq->queuelist, &fd->write_fifo);
 	} else {
@@ -1187,6 +1225,7 @@ static void flash_request_merged(struct request_queue *q, struct request *rq,
 	    blk_rq_pos(rq) == fd->cursor) {
 		fd->grown_rq = rq;
 		fd->grown_ns = ktime_get_ns();
+		__flash_note_continued(fd, rq);
 		if (hrtimer_is_queued(&fd->wait_timer))
 			flash_release_writes(fd);
 	} else if (type == ELEVATOR_BACK_MERGE && seg && fd->open_segments > 1 &&
@@ -1364,6 +1403,7 @@ static int flash_init_data(struct request_queue *q, struct elevator_queue *eq)
 	fd->read_sort = RB_ROOT;
 	fd->segments = RB_ROOT;
 	fd->busy = RB_ROOT_CACHED;
+	fd->lone_pos = U64_MAX;
 	flash_hrtimer_setup(&fd->wait_timer, flash_wait_timer_fn,
 			    CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	flash_set_defaults(fd, q);

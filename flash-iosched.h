@@ -62,6 +62,7 @@ static inline unsigned long gcd(unsigned long a, unsigned long b)
 #define FLASH_MAX_WRITE_DEPTH	256u
 #define FLASH_WRITE_WAIT_MAX_US	10000000u
 #define FLASH_INTERLEAVE_WRITES	1024u	/* writes that write_wait_us covers */
+#define FLASH_LONE_MISSES	2u	/* lone waits in a row in vain: stop */
 
 /* How writes are cut before they are queued (the "split" attribute). */
 enum flash_split {
@@ -373,6 +374,8 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    write merges into it
  *  NEW_INSTEAD       while such a write grows, a segment not open yet may
  *                    go instead although open_segments are open
+ *  LONE_NEVER_LEARNS a lone write waits however many waits in a row ran
+ *                    out without its writer's next write
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
@@ -461,6 +464,8 @@ struct flash_data {
 	atomic64_t write_done_ns;	/* when a write last finished */
 	const struct request *grown_rq;	/* the write at the cursor a bio last merged into */
 	u64 grown_ns;			/* and when */
+	u64 lone_pos;			/* the lone write waited for (sector) */
+	unsigned int lone_misses;	/* lone waits in a row that ran out */
 	/*
 	 * Queued writes can only wait (open_segments, write_depth or a wait):
 	 * has_work() says no until a write finishes, the wait timer fires, a
