@@ -377,14 +377,19 @@ static struct request *__flash_prev_ceiling(struct flash_data *fd,
  * stopped and the pair's budget is not spent (a card that keeps two erase
  * blocks open still has it open: going on there costs no block, while a
  * third segment closes one, to be copied if it is opened again); else the
- * one with the most queued bytes.  The active segment comes back (from its
- * lowest write) only if no other segment has writes: going backwards
- * costs a linear-only card as much as a switch, and what is left there
- * meanwhile grows into a longer ascending run.  The active and previous
- * segments share one budget (they take turns, see __flash_next_write()):
- * once it is spent, neither is picked while a third segment has writes.
- * The caller waits if the chosen segment cannot be opened yet: waiting
- * for a slot beats writing another erase block or going backwards.
+ * one with the most queued bytes, of several with as many the one right
+ * above the active segment if it is one of them (else the lowest): writes
+ * then go upwards across erase blocks, which a card whose erase block is
+ * larger than erase_size sees as one ascending run, and segments that tie
+ * take turns instead of the lowest going first every time.  The active
+ * segment comes back (from its lowest write) only if no other segment has
+ * writes: going backwards costs a linear-only card as much as a switch,
+ * and what is left there meanwhile grows into a longer ascending run.
+ * The active and previous segments share one budget (they take turns,
+ * see __flash_next_write()): once it is spent, neither is picked while a
+ * third segment has writes.  The caller waits if the chosen segment
+ * cannot be opened yet: waiting for a slot beats writing another erase
+ * block or going backwards.
  */
 static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 						bool write_due)
@@ -412,6 +417,13 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 	}
 	if (!best && fd->active && fd->active->nr_rqs)
 		best = fd->active;
+	if (best && best != fd->active && fd->active &&
+	    !flash_mutant(TIES_GO_LOWEST)) {
+		seg = __flash_find_seg(fd, fd->active->index + 1);
+		if (seg && seg->nr_rqs && seg->bytes == best->bytes &&
+		    (!spent || !__flash_is_prev(fd, seg)))
+			best = seg;
+	}
 	return best ? best : prev;
 }
 
@@ -575,7 +587,7 @@ static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
 			       struct request *rq)
 {
 	u64 wait = (u64)fd->write_wait_us * NSEC_PER_USEC, until = 0, lone = 0;
-	u64 pos = blk_rq_pos(rq), done, now = ktime_get_ns();
+	u64 pos = blk_rq_pos(rq), done, now;
 
 	if (!wait)
 		return false;
@@ -587,6 +599,7 @@ static bool __flash_write_wait(struct flash_data *fd, struct flash_segment *seg,
 		    !__flash_grew_since(fd, rq, done))
 			lone = done + wait;
 	}
+	now = lone || until ? ktime_get_ns() : 0;	/* not on every write */
 	if (pos == fd->lone_pos && (!lone || now >= lone)) {
 		/* the wait for @rq is over: it ran out, or its writer went on */
 		fd->lone_misses = lone ? fd->lone_misses + 1 : 0;

@@ -376,6 +376,8 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    go instead although open_segments are open
  *  LONE_NEVER_LEARNS a lone write waits however many waits in a row ran
  *                    out without its writer's next write
+ *  TIES_GO_LOWEST    of segments with equal queued bytes, the lowest goes
+ *                    next, not the one right above the active segment
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
