@@ -377,8 +377,8 @@ static struct request *__flash_prev_ceiling(struct flash_data *fd,
  * stopped and the pair's budget is not spent (a card that keeps two erase
  * blocks open still has it open: going on there costs no block, while a
  * third segment closes one, to be copied if it is opened again); else the
- * one with the most queued bytes, of several with as many the one right
- * above the active segment if it is one of them (else the lowest): writes
+ * one with the most queued bytes; if several hold as many, the one right
+ * above the active segment when it is among them, else the lowest: writes
  * then go upwards across erase blocks, which a card whose erase block is
  * larger than erase_size sees as one ascending run, and segments that tie
  * take turns instead of the lowest going first every time.  The active
