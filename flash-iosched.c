@@ -281,13 +281,15 @@ static bool __flash_slot_of(struct flash_data *fd, struct flash_slot *slot,
 }
 
 /*
- * The slot that holds @seg open, or, if fewer than open_segments are
- * open, a free slot for @seg: the one that last held it, else the one
- * whose writes finished longest ago (the others' just-finished writes
- * stay known to __flash_grow_until()); NULL if @seg must wait.
+ * The slot that holds @seg open, or, if fewer than @limit segments are
+ * open (open_segments, one more for __flash_resumes_prev()), a free slot
+ * for @seg: the one that last held it, else the one whose writes finished
+ * longest ago (the others' just-finished writes stay known to
+ * __flash_grow_until()); NULL if @seg must wait.
  */
 static struct flash_slot *__flash_slot(struct flash_data *fd,
-				       struct flash_segment *seg)
+				       struct flash_segment *seg,
+				       unsigned int limit)
 {
 	struct flash_slot *free = NULL, *own = NULL;
 	unsigned int i, open = 0;
@@ -308,7 +310,7 @@ static struct flash_slot *__flash_slot(struct flash_data *fd,
 			return s;
 		open++;
 	}
-	if (open >= fd->open_segments && !flash_mutant(NO_OPEN_LIMIT))
+	if (open >= limit && !flash_mutant(NO_OPEN_LIMIT))
 		return NULL;
 	if (own)
 		return own;
@@ -349,6 +351,24 @@ static bool __flash_is_prev(struct flash_data *fd, struct flash_segment *seg)
 static bool __flash_budget_spent(struct flash_data *fd)
 {
 	return fd->budget_used >= flash_budget_sectors(&fd->geom);
+}
+
+/*
+ * True if, with one open segment, @rq (a write to @seg) may go to the
+ * previously active segment while the active one's write is in flight.
+ * It must go on exactly where that segment's writes stopped, the pair's
+ * budget must not be spent (the card still has both erase blocks open:
+ * they take turns, see __flash_next_write()), and more than one bio must
+ * have merged into it: its writer sent its writes together and waits for
+ * them, so @rq would not grow by waiting, and the card gets its next
+ * command without idling for the host.
+ */
+static bool __flash_resumes_prev(struct flash_data *fd,
+				 struct flash_segment *seg, struct request *rq)
+{
+	return fd->open_segments == 1 && __flash_is_prev(fd, seg) &&
+	       blk_rq_pos(rq) == fd->prev_cursor && rq->bio != rq->biotail &&
+	       !__flash_budget_spent(fd) && !flash_mutant(PREV_WAITS);
 }
 
 /*
@@ -647,11 +667,15 @@ static enum hrtimer_restart flash_wait_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* The slot for a write to @seg, or NULL if it must wait for one. */
+/*
+ * The slot for a write to @seg, or NULL if it must wait for one; @open:
+ * how many segments may have writes in flight (see __flash_slot()).
+ */
 static struct flash_slot *__flash_open_slot(struct flash_data *fd,
-					    struct flash_segment *seg)
+					    struct flash_segment *seg,
+					    unsigned int open)
 {
-	struct flash_slot *slot = __flash_slot(fd, seg);
+	struct flash_slot *slot = __flash_slot(fd, seg, open);
 
 	if (slot && atomic_read(&slot->inflight) < fd->write_depth)
 		return slot;
@@ -668,6 +692,8 @@ static struct flash_slot *__flash_open_slot(struct flash_data *fd,
  * (__flash_rq_followed()) puts its writer ahead.  A step back, or a lone
  * write that its writer's next one may still merge into, waits until the
  * card has finished, and is decided then, with what arrived meanwhile.
+ * A write that resumes the previous segment (__flash_resumes_prev()) goes
+ * too.
  */
 static bool __flash_may_join(struct flash_data *fd, struct flash_segment *seg,
 			     struct request *rq)
@@ -680,7 +706,7 @@ static bool __flash_may_join(struct flash_data *fd, struct flash_segment *seg,
 		upwards = true;
 	if (flash_mutant(LONE_IN_FLIGHT))
 		company = true;
-	return upwards && company;
+	return (upwards && company) || __flash_resumes_prev(fd, seg, rq);
 }
 
 /*
@@ -736,7 +762,7 @@ static struct request *__flash_instead(struct flash_data *fd,
 
 	if (!seg || seg == held || !seg->nr_rqs)
 		return NULL;
-	slot = __flash_open_slot(fd, seg);
+	slot = __flash_open_slot(fd, seg, fd->open_segments);
 	if (!slot)
 		return NULL;
 	if (__flash_slot_of(fd, slot, seg))
@@ -857,7 +883,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	if (rq && !write_due && !__flash_budget_spent(fd)) {
 		alt = __flash_prev_ceiling(fd, &prev);
 		if (alt && blk_rq_sectors(alt) >= 2 * blk_rq_sectors(rq) &&
-		    __flash_open_slot(fd, prev)) {
+		    __flash_open_slot(fd, prev, fd->open_segments)) {
 			rq = alt;
 			seg = prev;
 		}
@@ -877,7 +903,9 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 		rq = list_first_entry(&fd->write_fifo, struct request, queuelist);
 		seg = flash_rq_seg(rq);
 	}
-	slot = __flash_open_slot(fd, seg);
+	/* a write that resumes the previous segment may reopen it */
+	slot = __flash_open_slot(fd, seg, fd->open_segments +
+				 (!write_due && __flash_resumes_prev(fd, seg, rq)));
 	if (!slot || (!write_due && __flash_write_wait(fd, seg, rq)))
 		goto wait;
 	if (fd->open_segments == 1 && !write_due && atomic_read(&slot->inflight) &&
@@ -1241,6 +1269,10 @@ static void flash_request_merged(struct request_queue *q, struct request *rq,
 		__flash_note_continued(fd, rq);
 		if (hrtimer_is_queued(&fd->wait_timer))
 			flash_release_writes(fd);
+	} else if (type == ELEVATOR_BACK_MERGE && seg &&
+		   __flash_resumes_prev(fd, seg, rq) && READ_ONCE(fd->writes_held)) {
+		/* it may go beside the write in flight now */
+		flash_release_writes(fd);
 	} else if (type == ELEVATOR_BACK_MERGE && seg && fd->open_segments > 1 &&
 		   hrtimer_is_queued(&fd->wait_timer)) {
 		/* it may be a write that __flash_grow_until() holds */

@@ -378,6 +378,8 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    out without its writer's next write
  *  TIES_GO_LOWEST    of segments with equal queued bytes, the lowest goes
  *                    next, not the one right above the active segment
+ *  PREV_WAITS        with one open segment, a write that resumes the
+ *                    previous segment waits for the active one's write
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
