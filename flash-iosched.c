@@ -692,8 +692,6 @@ static struct flash_slot *__flash_open_slot(struct flash_data *fd,
  * (__flash_rq_followed()) puts its writer ahead.  A step back, or a lone
  * write that its writer's next one may still merge into, waits until the
  * card has finished, and is decided then, with what arrived meanwhile.
- * A write that resumes the previous segment (__flash_resumes_prev()) goes
- * too.
  */
 static bool __flash_may_join(struct flash_data *fd, struct flash_segment *seg,
 			     struct request *rq)
@@ -706,7 +704,7 @@ static bool __flash_may_join(struct flash_data *fd, struct flash_segment *seg,
 		upwards = true;
 	if (flash_mutant(LONE_IN_FLIGHT))
 		company = true;
-	return (upwards && company) || __flash_resumes_prev(fd, seg, rq);
+	return upwards && company;
 }
 
 /*
@@ -869,6 +867,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	struct flash_segment *seg = fd->active, *prev = NULL;
 	struct request *rq = NULL, *alt;
 	struct flash_slot *slot;
+	bool resumes;
 
 	if (list_empty(&fd->write_fifo))
 		return NULL;
@@ -903,13 +902,13 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 		rq = list_first_entry(&fd->write_fifo, struct request, queuelist);
 		seg = flash_rq_seg(rq);
 	}
-	/* a write that resumes the previous segment may reopen it */
-	slot = __flash_open_slot(fd, seg, fd->open_segments +
-				 (!write_due && __flash_resumes_prev(fd, seg, rq)));
+	/* a write that resumes the previous segment reopens it beside the active */
+	resumes = !write_due && __flash_resumes_prev(fd, seg, rq);
+	slot = __flash_open_slot(fd, seg, fd->open_segments + resumes);
 	if (!slot || (!write_due && __flash_write_wait(fd, seg, rq)))
 		goto wait;
-	if (fd->open_segments == 1 && !write_due && atomic_read(&slot->inflight) &&
-	    !__flash_may_join(fd, seg, rq))
+	if (fd->open_segments == 1 && !write_due && !resumes &&
+	    atomic_read(&slot->inflight) && !__flash_may_join(fd, seg, rq))
 		goto wait;
 	if (fd->open_segments > 1 && !write_due) {
 		rq = __flash_grown_write(fd, &seg, &slot, rq);
@@ -1269,8 +1268,8 @@ static void flash_request_merged(struct request_queue *q, struct request *rq,
 		__flash_note_continued(fd, rq);
 		if (hrtimer_is_queued(&fd->wait_timer))
 			flash_release_writes(fd);
-	} else if (type == ELEVATOR_BACK_MERGE && seg &&
-		   __flash_resumes_prev(fd, seg, rq) && READ_ONCE(fd->writes_held)) {
+	} else if (type == ELEVATOR_BACK_MERGE && seg && READ_ONCE(fd->writes_held) &&
+		   __flash_resumes_prev(fd, seg, rq)) {
 		/* it may go beside the write in flight now */
 		flash_release_writes(fd);
 	} else if (type == ELEVATOR_BACK_MERGE && seg && fd->open_segments > 1 &&
