@@ -4,7 +4,9 @@
 # Unit test of scripts/wa-floor (needs tools/flashmodel built): on the
 # sd-c10 model, grouping random writes per erase block must beat arrival
 # order by far, and flash's greedy policy must not be worse than an ideal
-# elevator by more than 10%.  Prints "PASS name" / "FAIL name" lines.
+# elevator by more than 10%; greedy on segments of half the erase block
+# (--segment-scale 0.5) writes erase blocks backwards and must show it.
+# Prints "PASS name" / "FAIL name" lines.
 """Unit test of scripts/wa-floor."""
 
 import sys
@@ -14,16 +16,19 @@ import scripts
 wf = scripts.load("wa-floor")
 
 
-def wa(policy):
-    order = wf.dispatch_order(wf.POLICIES[policy], 4, 32, 2048, 1)
+def wa(policy, segment=wf.ERASE):
+    order = wf.dispatch_order(wf.POLICIES[policy], 4, 32, 2048, 1, segment)
     return wf.model_wa("sd-c10", order)
 
 
 def main():
     fifo, cscan, greedy = wa("fifo"), wa("cscan"), wa("greedy")
+    half = wa("greedy", wf.ERASE // 2)
     checks = [("wa-floor/grouping-beats-arrival-order", greedy * 5 < fifo),
-              ("wa-floor/greedy-near-elevator", greedy <= 1.1 * cscan)]
-    print("fifo %.1f cscan %.1f greedy %.1f" % (fifo, cscan, greedy))
+              ("wa-floor/greedy-near-elevator", greedy <= 1.1 * cscan),
+              ("wa-floor/half-segments-cost-greedy", half >= 1.2 * greedy)]
+    print("fifo %.1f cscan %.1f greedy %.1f greedy-half %.1f"
+          % (fifo, cscan, greedy, half))
     for name, ok in checks:
         print(("PASS " if ok else "FAIL ") + name)
     return 0 if all(ok for _, ok in checks) else 1
