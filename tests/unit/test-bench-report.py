@@ -519,6 +519,22 @@ class ZooGeometry(unittest.TestCase):
         self.assertAlmostEqual(cells[0]["ratio"], 0.25)
         self.assertEqual([d["matched"] for d in dist], [False])
 
+    def test_pair_below_095_inside_the_spread_is_a_tie(self):
+        def target(flash, bfq):
+            runs = [self.zrun("bfq", "main", "", x) for x in bfq] + \
+                   [self.zrun("flash", "main", "", x) for x in flash]
+            cells, dist = br.zoo_table(runs, set(),
+                                       {"big": (16 * self.K, 4 * self.M)})
+            return br.targets({}, [], dist, [], None, {})[0]
+        t = target((0.90, 0.93, 1.01), (0.99, 1.0, 1.02))
+        self.assertEqual(t["result"], "TIE")
+        self.assertIn("1 of 1 (card, recording) pairs below, 1 of them "
+                      "inside the spread", t["numbers"])
+        self.assertEqual(target((0.90, 0.93, 0.94), (0.99, 1.0, 1.02))[
+            "result"], "MISS")
+        self.assertEqual(target((0.96, 0.97, 0.98), (0.99, 1.0, 1.02))[
+            "result"], "PASS")
+
 
 class ZooList(unittest.TestCase):
     def test_files_and_held_out(self):
