@@ -136,6 +136,19 @@ class Makespan(unittest.TestCase):
         self.assertAlmostEqual(r["mbps"], r["raw_mbps"])
         self.assertAlmostEqual(r["busy_mbps"], 4.0)
 
+    def test_held_mean_is_time_weighted(self):
+        # bench-guest's sampler waits longer as a run goes on: 2 held for
+        # 100 ms, then 0 for 300 ms is a mean of 0.5, not 1.0
+        with tempfile.TemporaryDirectory() as d:
+            rdir = write_run(d, "sd-c10__seq__flash", good_meta())
+            with open(os.path.join(rdir, "held.txt"), "w") as fh:
+                fh.write("samples=2 weight_ms=400 held_sum=200 held_max=2 "
+                         "driver_sum=0 driver_max=0\n")
+            r = br.run_record(rdir)
+        self.assertEqual(r["held"]["samples"], 2)
+        self.assertAlmostEqual(r["held"]["mean"], 0.5)
+        self.assertEqual(r["held"]["max"], 2)
+
     def test_no_completion_events_is_a_failed_run(self):
         with tempfile.TemporaryDirectory() as d:
             r = br.run_record(write_run(d, "sd-c10__seq__flash", good_meta(),
