@@ -232,6 +232,25 @@ class FileSystems(unittest.TestCase):
             r = self.fs_run(d, fs, good_meta(job="fs-ext4-unpack"))
         self.assertFalse(r["ok"])
 
+    def test_a_guest_with_other_cpus_fails(self):
+        fs = {"checksum_errors": "0", "seconds": "3"}
+        seed = br.fs_seed(1)
+        for rid, cpus, ok in (("ext4-unpack", "2", True),
+                              ("ext4-unpack", "4", False),
+                              ("ext4-unpack-4cpu", "4", True),
+                              ("ext4-unpack-4cpu", "2", False)):
+            with tempfile.TemporaryDirectory() as d:
+                r = br.run_record(write_run(
+                    d, "fs__sd-c10__%s__flash" % rid,
+                    good_meta(job="fs-ext4-unpack", fs_seed=seed, cpus=cpus),
+                    fs=fs))
+            self.assertEqual(r["ok"], ok, (rid, cpus, r["fail_reason"]))
+            self.assertEqual(r["job"], "fs-" + rid)
+        self.assertEqual(br.fs_job_parts("fs-ext4-unpack-4cpu"),
+                         ("ext4", "unpack", 4))
+        self.assertEqual(br.fs_job_parts("fs-f2fs-logappend"),
+                         ("f2fs", "logappend", br.VM_CPUS))
+
     def test_workload_counters_and_time_from_fs_txt(self):
         fs = {"checksum_errors": "0", "workload_model_ms": "8000",
               "busy_ms": "2000", "host_write_bytes": "8000000",
@@ -418,6 +437,27 @@ class Topup(unittest.TestCase):
             [("sd-c10", "f2fs", "unpack")], 4, 4)[0].split())
         self.assertEqual(runs[0].split()[:2],
                          ["fs", "fs__sd-c10__f2fs-unpack__none__r4"])
+
+
+    def test_more_cpus_get_their_own_vm_run(self):
+        # a wide spread at four CPUs: its repetitions go in a VM run with
+        # four CPUs, as the same workload (the name says the CPUs)
+        with tempfile.TemporaryDirectory() as d:
+            write_wide_spread(
+                d, lambda s, rep: "fs__sd-c10__f2fs-unpack-4cpu__%s%s" % (
+                    s, br.rep_suffix(rep)),
+                lambda s: good_meta(s, job="fs-f2fs-unpack", cpus="4"),
+                fs={"checksum_errors": "0", "busy_ms": "1000",
+                    "host_write_bytes": "4000000"})
+            self.assertEqual(br.topup(d, 2), 2 * len(br.SCHEDS))
+            with open(os.path.join(d, "plan-2.txt")) as fh:
+                plan = fh.read().splitlines()
+        self.assertIn("vm cpus 4", plan)
+        runs = [ln.split() for ln in plan if ln.startswith("fs ")]
+        self.assertEqual(runs[0], br.fs_lines(
+            [("sd-c10", "f2fs", "unpack")], 4, 4, cpus=4)[0].split())
+        self.assertEqual(runs[0][1], "fs__sd-c10__f2fs-unpack-4cpu__none__r4")
+        self.assertEqual(runs[0][4:6], ["f2fs", "unpack"])
 
 
 class Resume(unittest.TestCase):
@@ -737,6 +777,20 @@ class Prepare(unittest.TestCase):
         self.assertTrue(all(len(f) == 7 for f in fs))
         self.assertEqual(set(f[4] for f in fs), set(br.FS_TYPES))
         self.assertEqual(set(f[5] for f in fs), set(br.FS_WORKLOADS))
+
+    def test_ext4_again_with_more_cpus(self):
+        parts = self.plans(False)
+        more = [p for p in parts if "vm cpus %d" % br.FS_MORE_CPUS in p]
+        self.assertTrue(more)
+        self.assertTrue(all("vm cpus %d" % br.VM_CPUS in p
+                            for p in parts if p not in more))
+        fs = [ln.split() for ln in sum(more, []) if ln.split()[0] in
+              ("run", "fs", "cpu")]
+        self.assertEqual(len(fs), len(br.FS_FULL_MORE_CPUS) *
+                         len(br.SCHEDS) * br.REPS_FULL)
+        self.assertTrue(all(f[0] == "fs" and f[4] == "ext4" and
+                            br.parse_id(f[1])["job"] == "%s-%s-%dcpu" % (
+                                f[4], f[5], br.FS_MORE_CPUS) for f in fs))
 
     def test_quick_is_one_part(self):
         parts = self.plans(True)
