@@ -264,6 +264,18 @@ class FileSystems(unittest.TestCase):
         self.assertAlmostEqual(r["busy_mbps"], 4.0)
         self.assertEqual(r["model"]["erases"], 7)
 
+    def test_throughput_counts_the_files_not_the_devices_bytes(self):
+        # a scheduler whose timing makes ext4 write more journal must
+        # not look faster: the files' bytes over the user's time
+        fs = {"checksum_errors": "0", "workload_model_ms": "8000",
+              "busy_ms": "2000", "host_write_bytes": "8000000",
+              "bytes": "2000000"}
+        with tempfile.TemporaryDirectory() as d:
+            r = self.fs_run(d, fs, trace=trace_line(1.0, "D"))
+        self.assertAlmostEqual(r["mbps"], 0.25)
+        row = br.main_table([r])[("sd-c10", "fs-ext4-unpack")]
+        self.assertEqual(row["scheds"]["flash"]["seconds"]["median"], 8.0)
+
     def test_checksum_errors_fail(self):
         with tempfile.TemporaryDirectory() as d:
             r = self.fs_run(d, {"checksum_errors": "2", "seconds": "3"})
