@@ -450,7 +450,6 @@ class Topup(unittest.TestCase):
         self.assertEqual(runs[0].split()[:2],
                          ["fs", "fs__sd-c10__f2fs-unpack__none__r4"])
 
-
     def test_more_cpus_get_their_own_vm_run(self):
         # a wide spread at four CPUs: its repetitions go in a VM run with
         # four CPUs, as the same workload (the name says the CPUs)
