@@ -613,6 +613,35 @@ class ZooList(unittest.TestCase):
         self.assertTrue(rows[0][1].endswith("/a.preset"))
 
 
+class ZooVm(unittest.TestCase):
+    @staticmethod
+    def vmrun(card, job, sched, mbps):
+        return {"id": "%s__%s__%s" % (card, job, sched), "sched": sched,
+                "ok": mbps is not None, "mbps": mbps}
+
+    CELLS = [{"zoo": z, "job": "j", "source": src, "ratio": x}
+             for z in ("one", "fit")
+             for src, x in (("sd-c10", 0.6), ("usb-8g", 2.0))]
+
+    def test_best_other_and_the_base_cards_replay(self):
+        runs = [self.vmrun("one", "j", s, v) for s, v in
+                (("none", 0.5), ("bfq", 1.0), ("kyber", None),
+                 ("flash", 2.0))] + \
+               [self.vmrun("fit", "j", s, v) for s, v in
+                (("mq-deadline", 1.0), ("flash", None))]
+        rows = br.zoo_vm_rows(runs, self.CELLS, {"one": "sd-c10"})
+        self.assertEqual([(r["card"], r["best_other"], r["ratio"],
+                           r["replay"]) for r in rows],
+                         [("fit", "mq-deadline", None, [0.6, 2.0]),
+                          ("one", "bfq", 2.0, [0.6])])
+        table = br.zoo_vm_table(rows)
+        self.assertIn("| fit | j | failed | mq-deadline 1.000 | - | "
+                      "0.60-2.00 |", table)
+        self.assertIn("| one | j | 2.000 | bfq 1.000 | 2.00 | 0.60 |", table)
+        self.assertIn("1 flash run(s) failed; the VM and the replay's "
+                      "median on different sides of 0.95: one j", table[-1])
+
+
 class Latency(unittest.TestCase):
     def test_bins_merged_and_dilated(self):
         def job(bins):
