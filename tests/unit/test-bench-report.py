@@ -641,6 +641,17 @@ class ZooVm(unittest.TestCase):
         self.assertIn("1 flash run(s) failed; the VM and the replay's "
                       "median on different sides of 0.95: one j", table[-1])
 
+    def test_base_of_a_preset_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            grid, fit = os.path.join(d, "grid"), os.path.join(d, "fit")
+            with open(grid, "w") as fh:
+                fh.write("# base = usb-8g in a comment\n"
+                         "base = sd-c10\t# the builtin\nopen_aus = 1\n")
+            with open(fit, "w") as fh:
+                fh.write("au_size = 2M\t# fitted\n")
+            self.assertEqual(br.preset_base(grid), "sd-c10")
+            self.assertIsNone(br.preset_base(fit))
+
 
 class Latency(unittest.TestCase):
     def test_bins_merged_and_dilated(self):
