@@ -121,6 +121,8 @@ class Makespan(unittest.TestCase):
         # held idle: 1.0-1.5 only; empty: 2.5-3.0 only
         self.assertAlmostEqual(t["idle_held_s"], 0.5)
         self.assertAlmostEqual(t["idle_empty_s"], 0.5)
+        # a choice at the first D only (sector 64 waited; 8 rode along)
+        self.assertEqual(t["choice_d"], 1)
 
     def test_run_on_the_model_clock(self):
         with tempfile.TemporaryDirectory() as d:
@@ -196,6 +198,18 @@ class Readback(unittest.TestCase):
         row = [t for t in res["table"] if t["job"] == "seq"][0]
         self.assertEqual(row["verdict"]["verdict"], "MISS")
         self.assertIn("MISS", br.render(res, False))
+
+    def test_summary_dates_from_the_hosts_clock(self):
+        # scripts/bench's started= and finished= (seconds, host clock) date
+        # the bench; the timing line keeps only durations
+        with tempfile.TemporaryDirectory() as d:
+            write_run(d, "sd-c10__seq__bfq", good_meta("bfq"))
+            with open(os.path.join(d, "timing.txt"), "w") as fh:
+                fh.write("vm_s=60\nstarted=0\ntotal_s=120\nfinished=120\n")
+            text = br.render(br.analyse(d), False)
+        self.assertIn("; the bench ran from 1970-01-01 00:00 UTC to "
+                      "1970-01-01 00:02 UTC)", text)
+        self.assertIn("Timing (s): total_s 120, vm_s 60\n", text)
 
     def test_planned_run_without_a_folder_failed(self):
         # a VM run that ended early: its plan's later runs have no folder
@@ -640,6 +654,22 @@ class ZooVm(unittest.TestCase):
         self.assertIn("| one | j | 2.000 | bfq 1.000 | 2.00 | 0.60 |", table)
         self.assertIn("1 flash run(s) failed; the VM and the replay's "
                       "median on different sides of 0.95: one j", table[-1])
+
+    def test_repetitions_give_medians_and_count_failed_flash_runs(self):
+        def rep(card, sched, mbps, n):
+            r = self.vmrun(card, "j", sched, mbps)
+            r["id"] += "__r%d" % n if n > 1 else ""
+            return r
+        runs = [rep("one", "bfq", v, n) for n, v in ((1, 1.0), (2, 3.0),
+                                                     (3, 2.0))] + \
+               [rep("one", "flash", v, n) for n, v in ((1, 1.0), (2, None),
+                                                       (3, 3.0))]
+        rows = br.zoo_vm_rows(runs, self.CELLS, {"one": "sd-c10"})
+        self.assertEqual([(r["flash"], r["other"], r["ratio"],
+                           r["flash_failed"]) for r in rows],
+                         [(2.0, 2.0, 1.0, 1)])
+        self.assertIn("min 1.00, median 1.00, max 1.00; 1 flash run(s) "
+                      "failed", br.zoo_vm_table(rows)[-1])
 
     def test_base_of_a_preset_file(self):
         with tempfile.TemporaryDirectory() as d:
