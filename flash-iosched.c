@@ -390,9 +390,24 @@ static struct request *__flash_prev_ceiling(struct flash_data *fd,
 }
 
 /*
+ * The segment after the active one by index that has queued writes,
+ * wrapping around to the lowest; the active one if no other has writes.
+ */
+static struct flash_segment *__flash_seg_after_active(struct flash_data *fd)
+{
+	struct rb_node *n = rb_next(&fd->active->node);
+
+	if (!n)
+		n = rb_first(&fd->segments);
+	return rb_entry(n, struct flash_segment, node);
+}
+
+/*
  * Pick the segment to drain next, called when the active one has nothing
- * left above its cursor, its budget is spent or a write expired: the
- * segment holding the oldest write if that write expired; else the
+ * left above its cursor, its budget is spent or a write expired: if the
+ * oldest write expired, the segment holding it, or while a sweep goes on
+ * (writes stay overdue after that, see __flash_next_write()) the next
+ * segment up that holds writes, wrapping around; else the
  * previous segment if it has a write at or above where its writes
  * stopped and the pair's budget is not spent (a card that keeps two erase
  * blocks open still has it open: going on there costs no block, while a
@@ -418,6 +433,8 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 	struct flash_segment *seg, *best = NULL, *prev = NULL;
 	struct rb_node *n;
 
+	if (write_due && fd->sweep && fd->active && !flash_mutant(NO_SWEEP))
+		return __flash_seg_after_active(fd);
 	if (write_due)
 		return flash_rq_seg(list_first_entry(&fd->write_fifo,
 						     struct request, queuelist));
@@ -852,8 +869,13 @@ static struct request *__flash_grown_write(struct flash_data *fd,
  * wait for open_segments or write_depth.  Drains the active segment
  * upwards from the cursor until nothing is left above it, its budget is
  * spent while other segments wait, or another segment holds an expired
- * write.  Writes held back by write_depth stay queued and grow by merging
- * while the card works: fewer, larger commands.
+ * write and no sweep is on.  A sweep starts when a write goes while the
+ * oldest is overdue and lasts while writes stay overdue: it drains each
+ * segment in turn, in index order (__flash_choose_seg()), so that an
+ * overloaded queue costs a linear-only card an erase block per segment
+ * and pass, not one per expired write.  Writes held back by write_depth
+ * stay queued and grow by merging while the card works: fewer, larger
+ * commands.
  *
  * A writer that keeps two writes outstanding falls into sending them one
  * by one: each time its write finishes, its other write is alone in the
@@ -876,7 +898,8 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 		struct request *oldest = list_first_entry(&fd->write_fifo,
 							  struct request, queuelist);
 
-		if (!write_due || flash_rq_seg(oldest) == seg)
+		if (!write_due || (fd->sweep && !flash_mutant(NO_SWEEP)) ||
+		    flash_rq_seg(oldest) == seg)
 			rq = flash_seg_ceiling(seg, fd->cursor);
 	}
 	if (rq && !write_due && !__flash_budget_spent(fd)) {
@@ -917,6 +940,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	}
 	__flash_activate(fd, seg);
 
+	fd->sweep = write_due;
 	if (flash_rq_expired(rq))
 		fd->stats.expired_writes++;
 	__flash_remove(fd, rq);

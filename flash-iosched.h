@@ -378,6 +378,8 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    out without its writer's next write
  *  TIES_GO_LOWEST    of segments with equal queued bytes, the lowest goes
  *                    next, not the one right above the active segment
+ *  NO_SWEEP          while writes are overdue, each switch goes to the
+ *                    oldest write's segment, not on to the next segment up
  *  PREV_WAITS        with one open segment, a write that resumes the
  *                    previous segment waits for the active one's write
  */
@@ -455,6 +457,7 @@ struct flash_data {
 	unsigned int nr_busy_segs;	/* segments with queued writes */
 	struct flash_segment *active;	/* writes are drained from here */
 	u64 cursor;			/* next sector expected in active */
+	bool sweep;			/* writes overdue: segments go in index order */
 	bool has_prev;			/* prev_index and prev_cursor are set */
 	u64 prev_index;			/* the segment active before this one */
 	u64 prev_cursor;		/* where writes to it stopped */
