@@ -433,7 +433,7 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 	struct flash_segment *seg, *best = NULL, *prev = NULL;
 	struct rb_node *n;
 
-	if (write_due && fd->sweep && fd->active && !flash_mutant(NO_SWEEP))
+	if (write_due && fd->sweep && fd->active)
 		return __flash_seg_after_active(fd);
 	if (write_due)
 		return flash_rq_seg(list_first_entry(&fd->write_fifo,
@@ -898,8 +898,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 		struct request *oldest = list_first_entry(&fd->write_fifo,
 							  struct request, queuelist);
 
-		if (!write_due || (fd->sweep && !flash_mutant(NO_SWEEP)) ||
-		    flash_rq_seg(oldest) == seg)
+		if (!write_due || fd->sweep || flash_rq_seg(oldest) == seg)
 			rq = flash_seg_ceiling(seg, fd->cursor);
 	}
 	if (rq && !write_due && !__flash_budget_spent(fd)) {
@@ -940,7 +939,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	}
 	__flash_activate(fd, seg);
 
-	fd->sweep = write_due;
+	fd->sweep = write_due && !flash_mutant(NO_SWEEP);
 	if (flash_rq_expired(rq))
 		fd->stats.expired_writes++;
 	__flash_remove(fd, rq);
