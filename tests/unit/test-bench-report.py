@@ -168,6 +168,38 @@ class Makespan(unittest.TestCase):
         self.assertEqual(times, [1.0, 3.0])
 
 
+class EraseBlockOpens(unittest.TestCase):
+    def opens(self, events):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "t.txt")
+            with open(p, "w") as fh:
+                fh.write("".join(trace_line(1.0, a, sector=s, n=n)
+                                 for a, s, n in events))
+            # erase blocks of 8 sectors, two open
+            return br.erase_block_opens(p, 8, 2)
+
+    def test_avoidable_only_while_an_open_block_had_a_write(self):
+        self.assertEqual(self.opens([
+            ("I", 0, 8), ("D", 0, 8),      # opens block 0
+            ("I", 8, 8), ("D", 8, 8),      # opens block 1
+            ("I", 16, 8), ("I", 2, 1),
+            ("D", 16, 8),                  # opens 2 while block 0 waits
+            ("D", 2, 1),                   # reopens 0: nothing else queued
+            ("I", 24, 1), ("I", 25, 1),
+            ("D", 24, 2),                  # opens 3; both merged ones go
+            ("I", 26, 1), ("D", 26, 1)]),  # block 3 is still open
+            (5, 1))
+
+    def test_reads_do_not_count(self):
+        self.assertEqual(self.opens([("I", 0, 8), ("D", 0, 8)]), (1, 0))
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "t.txt")
+            with open(p, "w") as fh:
+                fh.write(trace_line(1.0, "I", rwbs="R", sector=0) +
+                         trace_line(1.0, "D", rwbs="R", sector=0))
+            self.assertEqual(br.erase_block_opens(p, 8, 2), (0, 0))
+
+
 class Readback(unittest.TestCase):
     def test_mismatch_fails_the_run(self):
         with tempfile.TemporaryDirectory() as d:
