@@ -169,11 +169,11 @@ class Makespan(unittest.TestCase):
 
 
 class EraseBlockOpens(unittest.TestCase):
-    def opens(self, events):
+    def opens(self, events, rwbs="WS"):
         with tempfile.TemporaryDirectory() as d:
             p = os.path.join(d, "t.txt")
             with open(p, "w") as fh:
-                fh.write("".join(trace_line(1.0, a, sector=s, n=n)
+                fh.write("".join(trace_line(1.0, a, rwbs, s, n)
                                  for a, s, n in events))
             # erase blocks of 8 sectors, two open
             return br.erase_block_opens(p, 8, 2)
@@ -191,13 +191,9 @@ class EraseBlockOpens(unittest.TestCase):
             (5, 1))
 
     def test_reads_do_not_count(self):
-        self.assertEqual(self.opens([("I", 0, 8), ("D", 0, 8)]), (1, 0))
-        with tempfile.TemporaryDirectory() as d:
-            p = os.path.join(d, "t.txt")
-            with open(p, "w") as fh:
-                fh.write(trace_line(1.0, "I", rwbs="R", sector=0) +
-                         trace_line(1.0, "D", rwbs="R", sector=0))
-            self.assertEqual(br.erase_block_opens(p, 8, 2), (0, 0))
+        events = [("I", 0, 8), ("D", 0, 8)]
+        self.assertEqual(self.opens(events), (1, 0))
+        self.assertEqual(self.opens(events, rwbs="R"), (0, 0))
 
 
 class Readback(unittest.TestCase):
