@@ -865,6 +865,100 @@ static struct request *__flash_grown_write(struct flash_data *fd,
 }
 
 /*
+ * Has a write that switched away from the active and previous segments
+ * cost this card at least four times @hold more than one that stayed?  Then
+ * the card closes an erase block it is still writing to open a third (it
+ * keeps two open, like most SD cards) and copies it when it is written
+ * again: holding a third segment's write can pay.  Learned from the
+ * writes timed by __flash_time_write(); no until a switch is timed.
+ */
+static bool __flash_switch_dear(struct flash_data *fd, u64 hold)
+{
+	u64 stay = READ_ONCE(fd->stay_us), sw = READ_ONCE(fd->switch_us);
+
+	if (flash_mutant(HOLD_UNLEARNED))
+		return true;
+	return sw && sw * NSEC_PER_USEC >= stay * NSEC_PER_USEC + 4 * hold;
+}
+
+/*
+ * Must the write to @seg, the segment chosen next, wait because it would
+ * open a third segment on a card that closes one for it
+ * (__flash_switch_dear())?  File systems write data, journal and metadata
+ * by turns, and the active and previous segments' writers are often about
+ * to write again: the write waits until FLASH_HOLD_WAITS times
+ * write_wait_us after the last write finished (a hold); a write queued meanwhile to
+ * the active or previous segment goes first and starts the hold again
+ * (__flash_insert()).  No hold while a write is overdue, once the pair's
+ * budget is spent (the third segment's turn), while more than two
+ * segments have writes, with more than one open segment (a card that
+ * keeps more open), with write_wait_us 0, or once FLASH_HOLD_MISSES holds
+ * in a row ran out, until a write to the pair arrives.
+ */
+static bool __flash_hold_third(struct flash_data *fd, struct flash_segment *seg,
+			       bool write_due)
+{
+	u64 hold = (u64)fd->write_wait_us * FLASH_HOLD_WAITS * NSEC_PER_USEC;
+	u64 now = ktime_get_ns();
+
+	if (fd->hold_until && now >= fd->hold_until) {
+		fd->hold_misses++;
+		fd->hold_until = 0;
+	}
+	if (!hold || write_due || fd->open_segments > 1 || !fd->active ||
+	    seg == fd->active || __flash_is_prev(fd, seg) ||
+	    __flash_budget_spent(fd) || fd->nr_busy_segs > 2 ||
+	    fd->hold_misses >= FLASH_HOLD_MISSES ||
+	    flash_mutant(NO_THIRD_HOLD) || !__flash_switch_dear(fd, hold))
+		return false;
+	if (!fd->hold_until) {
+		fd->hold_until = atomic64_read(&fd->write_done_ns) + hold;
+		if (now >= fd->hold_until) {
+			fd->hold_until = 0;
+			return false;
+		}
+		fd->stats.third_holds++;
+	}
+	__flash_wait_until(fd, fd->hold_until);
+	return true;
+}
+
+/*
+ * Time @rq, the write to @seg about to be dispatched, if it is small and
+ * no write is in flight: then the card's time for it is its own.  It
+ * stays if @seg is the active segment and switches if @seg is neither the
+ * active nor the previous one; flash_timed_done() takes the time.  Call
+ * before __flash_activate().
+ */
+static void __flash_time_write(struct flash_data *fd, struct flash_segment *seg,
+			       struct request *rq)
+{
+	bool stays = seg == fd->active;
+
+	if (blk_rq_sectors(rq) > FLASH_TIMED_SECTORS ||
+	    (!stays && __flash_is_prev(fd, seg)) || __flash_writes_inflight(fd))
+		return;
+	/* no write in flight: none is reading these (flash_finish_request()) */
+	fd->timed_ns = ktime_get_ns();
+	fd->timed_switch = !stays;
+	/* pairs with the cmpxchg() in flash_timed_done(): the fields first */
+	smp_store_release(&fd->timed_rq, rq);
+}
+
+/* @rq finished at @now: if it was being timed, add its time to its average. */
+static void flash_timed_done(struct flash_data *fd, struct request *rq, u64 now)
+{
+	unsigned int *avg, was, us;
+
+	if (cmpxchg(&fd->timed_rq, rq, NULL) != rq)
+		return;
+	avg = fd->timed_switch ? &fd->switch_us : &fd->stay_us;
+	us = max_t(u64, div_u64(now - fd->timed_ns, NSEC_PER_USEC), 1);
+	was = READ_ONCE(*avg);
+	WRITE_ONCE(*avg, was ? (3 * was + us) / 4 : us);
+}
+
+/*
  * The next write to dispatch, or NULL if there is none or the writes must
  * wait for open_segments or write_depth.  Drains the active segment
  * upwards from the cursor until nothing is left above it, its budget is
@@ -911,7 +1005,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 	}
 	if (!rq) {
 		seg = __flash_choose_seg(fd, write_due);
-		if (WARN_ON_ONCE(!seg))
+		if (WARN_ON_ONCE(!seg) || __flash_hold_third(fd, seg, write_due))
 			goto wait;
 		if (seg == fd->active)
 			rq = flash_seg_ceiling(seg, fd->cursor);
@@ -937,6 +1031,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 		if (!rq)
 			goto wait;
 	}
+	__flash_time_write(fd, seg, rq);
 	__flash_activate(fd, seg);
 
 	fd->sweep = write_due && !flash_mutant(NO_SWEEP);
@@ -1092,6 +1187,12 @@ static void __flash_insert(struct flash_data *fd, struct request *rq,
 		rq->fifo_time = jiffies + fd->read_expire;
 		list_add_tail(&rq->queuelist, &fd->read_fifo);
 	} else if (__flash_add_write(fd, rq)) {
+		if (flash_rq_seg(rq) == fd->active ||
+		    __flash_is_prev(fd, flash_rq_seg(rq))) {
+			/* a third segment's hold starts again (__flash_hold_third()) */
+			fd->hold_until = 0;
+			fd->hold_misses = 0;
+		}
 		if (list_empty(&fd->write_fifo))
 			fd->burst_start_ns = ktime_get_ns();
 		__flash_note_interleave(fd, rq);
@@ -1150,8 +1251,11 @@ static void flash_finish_request(struct request *rq)
 	fd = rq->q->elevator->elevator_data;
 	rq->elv.priv[1] = NULL;
 	now = ktime_get_ns();
+	flash_timed_done(fd, rq, now);
 	atomic64_set(&fd->write_done_ns, now);
 	atomic64_set(&slot->done_ns, now);
+	/* the timed write's fields are read before it stops counting */
+	smp_mb__before_atomic();
 	atomic_dec(&slot->inflight);
 	/* pairs with the barrier in flash_dispatch_request() */
 	smp_mb__after_atomic();

@@ -63,6 +63,9 @@ static inline unsigned long gcd(unsigned long a, unsigned long b)
 #define FLASH_WRITE_WAIT_MAX_US	10000000u
 #define FLASH_INTERLEAVE_WRITES	1024u	/* writes that write_wait_us covers */
 #define FLASH_LONE_MISSES	2u	/* lone waits in a row in vain: stop */
+#define FLASH_HOLD_WAITS	5u	/* a third segment's hold, in write_wait_us */
+#define FLASH_HOLD_MISSES	2u	/* holds in a row that ran out: stop */
+#define FLASH_TIMED_SECTORS	128u	/* the largest write timed (64 KiB) */
 
 /* How writes are cut before they are queued (the "split" attribute). */
 enum flash_split {
@@ -378,6 +381,8 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    out without its writer's next write
  *  TIES_GO_LOWEST    of segments with equal queued bytes, the lowest goes
  *                    next, not the one right above the active segment
+ *  NO_THIRD_HOLD     a write that would open a third segment never waits
+ *  HOLD_UNLEARNED    it waits whatever a switch has cost the card
  *  NO_SWEEP          while writes are overdue, each switch goes to the
  *                    oldest write's segment, not on to the next segment up
  *  PREV_WAITS        with one open segment, a write that resumes the
@@ -436,6 +441,7 @@ struct flash_stats {
 	u64 alloc_failures;		/* writes queued unsorted: no free segment */
 	u64 interleaved;		/* a write arrived below the cursor, one in flight */
 	u64 write_waits;		/* write dispatch waited for write_wait_us */
+	u64 third_holds;		/* a third segment's write waited (new holds) */
 };
 
 /* Per-queue scheduler data, q->elevator->elevator_data. */
@@ -473,6 +479,20 @@ struct flash_data {
 	u64 grown_ns;			/* and when */
 	u64 lone_pos;			/* the lone write waited for (sector) */
 	unsigned int lone_misses;	/* lone waits in a row that ran out */
+	u64 hold_until;			/* a third segment's hold ends; 0: none */
+	unsigned int hold_misses;	/* holds in a row that ran out */
+	/*
+	 * Service times of small writes dispatched while no write was in
+	 * flight (__flash_time_write()): the one being timed, when it went,
+	 * whether it switched away from the active and previous segments;
+	 * running averages in microseconds (0: none timed yet), written
+	 * when a timed write finishes, in any context.
+	 */
+	const struct request *timed_rq;
+	u64 timed_ns;
+	bool timed_switch;
+	unsigned int stay_us;		/* writes to the active segment */
+	unsigned int switch_us;		/* writes that switched */
 	/*
 	 * Queued writes can only wait (open_segments, write_depth or a wait):
 	 * has_work() says no until a write finishes, the wait timer fires, a
