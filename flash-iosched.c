@@ -866,11 +866,11 @@ static struct request *__flash_grown_write(struct flash_data *fd,
 
 /*
  * Has a write that switched away from the active and previous segments
- * cost this card at least four times @hold more than one that stayed?  Then
- * the card closes an erase block it is still writing to open a third (it
- * keeps two open, like most SD cards) and copies it when it is written
- * again: holding a third segment's write can pay.  Learned from the
- * writes timed by __flash_time_write(); no until a switch is timed.
+ * cost this card at least four times @hold more than one that stayed?
+ * Then the card closes an erase block it is still writing to open a
+ * third (it keeps two open, like most SD cards) and copies it when it is
+ * written again: holding a third segment's write can pay.  Learned from the
+ * writes timed by __flash_time_write(); never before a switch is timed.
  */
 static bool __flash_switch_dear(struct flash_data *fd, u64 hold)
 {
@@ -886,9 +886,9 @@ static bool __flash_switch_dear(struct flash_data *fd, u64 hold)
  * open a third segment on a card that closes one for it
  * (__flash_switch_dear())?  File systems write data, journal and metadata
  * by turns, and the active and previous segments' writers are often about
- * to write again: the write waits until FLASH_HOLD_WAITS times
- * write_wait_us after the last write finished (a hold); a write queued meanwhile to
- * the active or previous segment goes first and starts the hold again
+ * to write again: the write waits (a hold) until FLASH_HOLD_WAITS times
+ * write_wait_us after the last write finished; a write queued meanwhile
+ * to the active or previous segment goes first and starts the hold again
  * (__flash_insert()).  No hold while a write is overdue, once the pair's
  * budget is spent (the third segment's turn), while more than two
  * segments have writes, with more than one open segment (a card that
