@@ -899,9 +899,8 @@ static bool __flash_hold_third(struct flash_data *fd, struct flash_segment *seg,
 			       bool write_due)
 {
 	u64 hold = (u64)fd->write_wait_us * FLASH_HOLD_WAITS * NSEC_PER_USEC;
-	u64 now = ktime_get_ns();
 
-	if (fd->hold_until && now >= fd->hold_until) {
+	if (fd->hold_until && ktime_get_ns() >= fd->hold_until) {
 		fd->hold_misses++;
 		fd->hold_until = 0;
 	}
@@ -913,7 +912,7 @@ static bool __flash_hold_third(struct flash_data *fd, struct flash_segment *seg,
 		return false;
 	if (!fd->hold_until) {
 		fd->hold_until = atomic64_read(&fd->write_done_ns) + hold;
-		if (now >= fd->hold_until) {
+		if (ktime_get_ns() >= fd->hold_until) {
 			fd->hold_until = 0;
 			return false;
 		}
@@ -941,19 +940,31 @@ static void __flash_time_write(struct flash_data *fd, struct flash_segment *seg,
 	/* no write in flight: none is reading these (flash_finish_request()) */
 	fd->timed_ns = ktime_get_ns();
 	fd->timed_switch = !stays;
-	/* pairs with the cmpxchg() in flash_timed_done(): the fields first */
+	/* pairs with the acquire in flash_timed_done(): the fields first */
 	smp_store_release(&fd->timed_rq, rq);
 }
 
-/* @rq finished at @now: if it was being timed, add its time to its average. */
+/*
+ * @rq finished at @now: if it was being timed, add its time to its
+ * average.  Any context, before @rq stops counting as in flight: the
+ * fields are read before the cmpxchg(), a full barrier, so no dispatch
+ * rewrites them first (__flash_time_write()).
+ */
 static void flash_timed_done(struct flash_data *fd, struct request *rq, u64 now)
 {
 	unsigned int *avg, was, us;
+	bool switched;
+	u64 start;
 
+	/* pairs with the release in __flash_time_write() */
+	if (smp_load_acquire(&fd->timed_rq) != rq)
+		return;
+	start = fd->timed_ns;
+	switched = fd->timed_switch;
 	if (cmpxchg(&fd->timed_rq, rq, NULL) != rq)
 		return;
-	avg = fd->timed_switch ? &fd->switch_us : &fd->stay_us;
-	us = max_t(u64, div_u64(now - fd->timed_ns, NSEC_PER_USEC), 1);
+	avg = switched ? &fd->switch_us : &fd->stay_us;
+	us = max_t(u64, div_u64(now - start, NSEC_PER_USEC), 1);
 	was = READ_ONCE(*avg);
 	WRITE_ONCE(*avg, was ? (3 * was + us) / 4 : us);
 }
@@ -1254,8 +1265,6 @@ static void flash_finish_request(struct request *rq)
 	flash_timed_done(fd, rq, now);
 	atomic64_set(&fd->write_done_ns, now);
 	atomic64_set(&slot->done_ns, now);
-	/* the timed write's fields are read before it stops counting */
-	smp_mb__before_atomic();
 	atomic_dec(&slot->inflight);
 	/* pairs with the barrier in flash_dispatch_request() */
 	smp_mb__after_atomic();
