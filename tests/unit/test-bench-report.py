@@ -575,38 +575,84 @@ class Agreement(unittest.TestCase):
         self.assertAlmostEqual(z["mbps"], 0.5)
         # scaled with the busy time: 2 + 6 x 2 / 10 = 3.2 s
         self.assertAlmostEqual(z["mbps_scaled"], 4 / 3.2)
+        # 80 holds of at most 10 ms: a tenth of the kept 8 s
+        r["sched_stats"] = {"third_holds": 80}
+        self.assertAlmostEqual(br.zoo_runs([r])[0]["hold_share"], 0.1)
 
 
 class ZooGeometry(unittest.TestCase):
     K, M = 1 << 10, 1 << 20
 
     def test_zgeo_runs_for_the_geometries_no_run_has(self):
-        geos = {(16 * self.K, 4 * self.M), (16 * self.K, 8 * self.M),
-                (16 * self.K, 3 * self.M), (4 * self.K, 4 * self.M)}
+        K, M = self.K, self.M
+        geos = {(16 * K, 4 * M, True), (16 * K, 8 * M, True),
+                (16 * K, 3 * M, True), (4 * K, 4 * M, True),
+                (16 * K, 4 * M, False), (32 * K, 4 * M, False),
+                (16 * K, 2 * M, False)}
         lines = br.zgeo_lines(geos, [("sd-c10", "seq-write-4-streams-16k")],
                               2)
         told = {}
         for ln in lines:
             f = ln.split()
-            self.assertEqual(f[2:4], ["sd-c10", "flash"])
-            told.setdefault(br.parse_id(f[1])["job"], set()).add(
-                (br.parse_id(f[1])["rep"],
-                 br.told_geometry("sd-c10", " ".join(f[6:]))))
-        # the four streams have erase x2 (8 MiB) from the geometry check
-        self.assertEqual(told["seq-write-4-streams-16k"], {
-            (r, g) for r in (1, 2) for g in ((16 * self.K, 3 * self.M),
-                                             (4 * self.K, 4 * self.M))})
-        self.assertEqual(told["randrw-70-30-4k-qd16"], {
-            (r, g) for r in (1, 2) for g in ((16 * self.K, 3 * self.M),
-                                             (4 * self.K, 4 * self.M),
-                                             (16 * self.K, 8 * self.M))})
+            self.assertEqual(f[3], "flash")
+            i = br.parse_id(f[1])
+            self.assertEqual(i["preset"], f[2])
+            told.setdefault((f[2], i["job"]), set()).add(
+                (i["rep"], br.told_geometry(f[2], " ".join(f[6:]))))
+        # a dear card's geometry on sd-c10; the four streams have erase x2
+        # (8 MiB) from the geometry check
+        self.assertEqual(told["sd-c10", "seq-write-4-streams-16k"], {
+            (r, g) for r in (1, 2) for g in ((16 * K, 3 * M), (4 * K, 4 * M))})
+        self.assertEqual(told["sd-c10", "randrw-70-30-4k-qd16"], {
+            (r, g) for r in (1, 2) for g in ((16 * K, 3 * M), (4 * K, 4 * M),
+                                             (16 * K, 8 * M))})
+        # a cheap card's on emmc-sandisk, with the jobs where flash held
+        # on sd-c10, unless a cheap recording card has it (16 KiB pages:
+        # emmc-sandisk's own, 32: emmc-toshiba's)
+        self.assertEqual(told["emmc-sandisk", "sqlite-4k-fdatasync"],
+                         {(r, (16 * K, 2 * M)) for r in (1, 2)})
+        self.assertNotIn(("sd-c10", "sqlite-4k-fdatasync"), told)
+        self.assertEqual(set(p for (p, j) in told),
+                         {"sd-c10", "emmc-sandisk"})
 
-    def zrun(self, sched, kind, tunables, mbps):
+    def test_switch_dear(self):
+        self.assertTrue(br.switch_dear({"open_aus": 2, "merge_us": 58300}))
+        self.assertFalse(br.switch_dear({"open_aus": 3, "merge_us": 58300}))
+        self.assertFalse(br.switch_dear({"open_aus": 1, "merge_us": 30000}))
+        self.assertEqual(br.preset_params("sd-c10").get("merge_us"), 58300)
+        self.assertTrue(br.switch_dear(br.preset_params("sd-c10")))
+        self.assertFalse(br.switch_dear(br.preset_params("emmc-toshiba")))
+
+    def zrun(self, sched, kind, tunables, mbps, hold_share=0.0):
         return {"id": sched + kind, "ok": True, "rep": 1, "zoo": "big",
                 "source": "sd-c10", "job": "j", "sched": sched,
                 "kind": kind, "mbps": mbps, "mbps_scaled": mbps,
+                "hold_share": hold_share,
                 "told": br.told_geometry("sd-c10", tunables)
                 if sched == "flash" else None}
+
+    def test_flash_holding_as_on_the_card(self):
+        geo = {"big": (16 * self.K, 4 * self.M)}
+        runs = [self.zrun("bfq", "main", "", 2.0),
+                self.zrun("flash", "main", "", 1.0, hold_share=0.05)]
+        # both dear, or no dear map: the run counts
+        for dear in (None, {"big": True, "sd-c10": True}):
+            cells, _ = br.zoo_table(runs, set(), geo, dear)
+            self.assertTrue(cells[0]["matched"])
+        # a cheap card: holds of 5 % of the makespan do not show flash there
+        cheap = {"big": False, "sd-c10": True}
+        cells, dist = br.zoo_table(runs, set(), geo, cheap)
+        self.assertFalse(cells[0]["matched"])
+        self.assertEqual(cells[0]["unmatched"], "hold")
+        self.assertEqual(dist[0]["apart_hold"], 1)
+        # ... holds of 1 % do
+        runs[1]["hold_share"] = 0.01
+        cells, _ = br.zoo_table(runs, set(), geo, cheap)
+        self.assertTrue(cells[0]["matched"])
+        # a dear card, a recording where flash learnt not to hold: apart
+        cells, _ = br.zoo_table(runs, set(), geo,
+                                {"big": True, "sd-c10": False})
+        self.assertEqual(cells[0]["unmatched"], "hold")
 
     def test_flash_told_the_cards_geometry(self):
         runs = [self.zrun("bfq", "main", "", 2.0),
@@ -906,7 +952,8 @@ class Prepare(unittest.TestCase):
         self.assertEqual(len(parts), 1)
         runs = [ln for ln in parts[0] if ln.startswith("run ") and
                 br.parse_id(ln.split()[1])["kind"] == "main"]
-        self.assertEqual(len(runs), len(br.QUICK_JOBS) * 15)
+        self.assertEqual(len(runs), len(br.QUICK_JOBS) * len(br.PRESETS) *
+                         len(br.SCHEDS))
         self.assertFalse([ln for ln in runs
                           if re.search(r"__r\d+$", ln.split()[1])])
         self.assertIn("cpu 6 5 mq-deadline flash", parts[0])
