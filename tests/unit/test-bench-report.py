@@ -599,18 +599,18 @@ class ZooGeometry(unittest.TestCase):
             self.assertEqual(i["preset"], f[2])
             told.setdefault((f[2], i["job"]), set()).add(
                 (i["rep"], br.told_geometry(f[2], " ".join(f[6:]))))
-        # a dear card's geometry on sd-c10; the four streams have erase x2
-        # (8 MiB) from the geometry check
+        # every card's geometry on sd-c10; the four streams have erase x2
+        # and x0.5, page x2 from the geometry check
         self.assertEqual(told["sd-c10", "seq-write-4-streams-16k"], {
             (r, g) for r in (1, 2) for g in ((16 * K, 3 * M), (4 * K, 4 * M))})
         self.assertEqual(told["sd-c10", "randrw-70-30-4k-qd16"], {
             (r, g) for r in (1, 2) for g in ((16 * K, 3 * M), (4 * K, 4 * M),
-                                             (16 * K, 8 * M))})
-        # a cheap card's on emmc-sandisk, with the jobs where flash held
-        # on sd-c10, unless a cheap recording card has it (16 KiB pages:
-        # emmc-sandisk's own, 32: emmc-toshiba's)
-        self.assertEqual(told["emmc-sandisk", "sqlite-4k-fdatasync"],
-                         {(r, (16 * K, 2 * M)) for r in (1, 2)})
+                                             (16 * K, 8 * M), (32 * K, 4 * M),
+                                             (16 * K, 2 * M))})
+        # a cheap card's also on emmc-sandisk (16 KiB pages: its own), with
+        # the jobs where flash held on sd-c10
+        self.assertEqual(told["emmc-sandisk", "sqlite-4k-fdatasync"], {
+            (r, g) for r in (1, 2) for g in ((32 * K, 4 * M), (16 * K, 2 * M))})
         self.assertNotIn(("sd-c10", "sqlite-4k-fdatasync"), told)
         self.assertEqual(set(p for (p, j) in told),
                          {"sd-c10", "emmc-sandisk"})
