@@ -575,9 +575,6 @@ class Agreement(unittest.TestCase):
         self.assertAlmostEqual(z["mbps"], 0.5)
         # scaled with the busy time: 2 + 6 x 2 / 10 = 3.2 s
         self.assertAlmostEqual(z["mbps_scaled"], 4 / 3.2)
-        # 80 holds of at most 10 ms: a tenth of the kept 8 s
-        r["sched_stats"] = {"third_holds": 80}
-        self.assertAlmostEqual(br.zoo_runs([r])[0]["hold_share"], 0.1)
 
 
 class ZooGeometry(unittest.TestCase):
@@ -607,52 +604,44 @@ class ZooGeometry(unittest.TestCase):
             (r, g) for r in (1, 2) for g in ((16 * K, 3 * M), (4 * K, 4 * M),
                                              (16 * K, 8 * M), (32 * K, 4 * M),
                                              (16 * K, 2 * M))})
-        # a cheap card's also on emmc-sandisk (16 KiB pages: its own), with
-        # the jobs where flash held on sd-c10
+        # a card unlike sd-c10 also on emmc-sandisk (16 KiB pages: its
+        # own), with the jobs where flash held on sd-c10
         self.assertEqual(told["emmc-sandisk", "sqlite-4k-fdatasync"], {
             (r, g) for r in (1, 2) for g in ((32 * K, 4 * M), (16 * K, 2 * M))})
         self.assertNotIn(("sd-c10", "sqlite-4k-fdatasync"), told)
         self.assertEqual(set(p for (p, j) in told),
                          {"sd-c10", "emmc-sandisk"})
 
-    def test_switch_dear(self):
-        self.assertTrue(br.switch_dear({"open_aus": 2, "merge_us": 58300}))
-        self.assertFalse(br.switch_dear({"open_aus": 3, "merge_us": 58300}))
-        self.assertFalse(br.switch_dear({"open_aus": 1, "merge_us": 30000}))
+    def test_two_open(self):
+        self.assertTrue(br.two_open({"open_aus": 2, "merge_us": 58300}))
+        self.assertFalse(br.two_open({"open_aus": 3, "merge_us": 58300}))
+        self.assertFalse(br.two_open({"open_aus": 1, "merge_us": 30000}))
         self.assertEqual(br.preset_params("sd-c10").get("merge_us"), 58300)
-        self.assertTrue(br.switch_dear(br.preset_params("sd-c10")))
-        self.assertFalse(br.switch_dear(br.preset_params("emmc-toshiba")))
+        self.assertTrue(br.two_open(br.preset_params("sd-c10")))
+        self.assertFalse(br.two_open(br.preset_params("emmc-sandisk")))
 
-    def zrun(self, sched, kind, tunables, mbps, hold_share=0.0):
-        return {"id": sched + kind, "ok": True, "rep": 1, "zoo": "big",
+    def zrun(self, sched, kind, tunables, mbps, zoo="big"):
+        return {"id": sched + kind, "ok": True, "rep": 1, "zoo": zoo,
                 "source": "sd-c10", "job": "j", "sched": sched,
                 "kind": kind, "mbps": mbps, "mbps_scaled": mbps,
-                "hold_share": hold_share,
                 "told": br.told_geometry("sd-c10", tunables)
                 if sched == "flash" else None}
 
-    def test_flash_holding_as_on_the_card(self):
-        geo = {"big": (16 * self.K, 4 * self.M)}
-        runs = [self.zrun("bfq", "main", "", 2.0),
-                self.zrun("flash", "main", "", 1.0, hold_share=0.05)]
-        # both dear, or no dear map: the run counts
-        for dear in (None, {"big": True, "sd-c10": True}):
-            cells, _ = br.zoo_table(runs, set(), geo, dear)
-            self.assertTrue(cells[0]["matched"])
-        # a cheap card: holds of 5 % of the makespan do not show flash there
-        cheap = {"big": False, "sd-c10": True}
-        cells, dist = br.zoo_table(runs, set(), geo, cheap)
-        self.assertFalse(cells[0]["matched"])
-        self.assertEqual(cells[0]["unmatched"], "hold")
-        self.assertEqual(dist[0]["apart_hold"], 1)
-        # ... holds of 1 % do
-        runs[1]["hold_share"] = 0.01
-        cells, _ = br.zoo_table(runs, set(), geo, cheap)
-        self.assertTrue(cells[0]["matched"])
-        # a dear card, a recording where flash learnt not to hold: apart
-        cells, _ = br.zoo_table(runs, set(), geo,
-                                {"big": True, "sd-c10": False})
-        self.assertEqual(cells[0]["unmatched"], "hold")
+    def test_a_card_in_the_vm_is_judged_there(self):
+        geo = {z: (16 * self.K, 4 * self.M) for z in ("sd-c10", "usb-8g")}
+        runs = [self.zrun(s, "main", "", x, zoo=z)
+                for z in ("sd-c10", "usb-8g")
+                for (s, x) in (("bfq", 2.0), ("flash", 1.0))]
+        cells, dist = br.zoo_table(runs, set(), geo, ["sd-c10", "usb-8g"])
+        by = {c["zoo"]: c for c in cells}
+        # its own recording counts; another card's does not
+        self.assertTrue(by["sd-c10"]["matched"])
+        self.assertFalse(by["usb-8g"]["matched"])
+        self.assertEqual(by["usb-8g"]["unmatched"], "vm")
+        self.assertEqual([(d["matched"], d["apart_vm"]) for d in dist],
+                         [(True, 0), (False, 1)])
+        cells, _ = br.zoo_table(runs, set(), geo)
+        self.assertTrue(all(c["matched"] for c in cells))
 
     def test_flash_told_the_cards_geometry(self):
         runs = [self.zrun("bfq", "main", "", 2.0),
