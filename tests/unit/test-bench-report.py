@@ -262,6 +262,30 @@ class FileSystems(unittest.TestCase):
         return br.run_record(write_run(d, "fs__sd-c10__ext4-unpack__flash",
                                        m, fs=fs, trace=trace))
 
+    def test_runs_that_began_from_other_card_states_are_named(self):
+        def run(sched, rep, copy, job="fs-ext4-unpack", kind="fs"):
+            return {"kind": kind, "preset": "sd-c10", "job": job,
+                    "rep": rep, "sched": sched, "start_copy_bytes": copy}
+        runs = [run("none", 1, 0), run("flash", 1, 0),
+                run("none", 2, 0), run("flash", 2, 3 << 20),
+                run("none", 1, 5, kind="main"), run("bfq", 1, None)]
+        self.assertEqual(br.fs_start_differs(runs),
+                         [{"preset": "sd-c10", "job": "fs-ext4-unpack",
+                           "rep": 2, "bytes": {"none": 0,
+                                               "flash": 3 << 20}}])
+        self.assertIn("ext4-unpack r2: flash 3.0, none 0.0",
+                      br.fs_start_text(br.fs_start_differs(runs)))
+        self.assertEqual(br.fs_start_differs(runs[:2]), [])
+        self.assertIn("Every repetition", br.fs_start_text([]))
+        with tempfile.TemporaryDirectory() as d:
+            rdir = write_run(d, "fs__sd-c10__ext4-unpack__flash",
+                             good_meta(job="fs-ext4-unpack",
+                                       fs_seed=br.fs_seed(1)),
+                             fs={"checksum_errors": "0", "seconds": "3"})
+            with open(os.path.join(rdir, "stats-before.json"), "w") as fh:
+                json.dump({"model": {"pending_copy_bytes": 4096}}, fh)
+            self.assertEqual(br.run_record(rdir)["start_copy_bytes"], 4096)
+
     def test_ext4_of_another_repetition_fails(self):
         # every scheduler of a repetition must get the same layout
         fs = {"checksum_errors": "0", "seconds": "3"}
