@@ -91,6 +91,7 @@ static int flash_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "interleaved %llu\n", s.interleaved);
 	seq_printf(m, "write_waits %llu\n", s.write_waits);
 	seq_printf(m, "third_holds %llu\n", s.third_holds);
+	seq_printf(m, "third_hold_misses %llu\n", s.third_hold_misses);
 	seq_printf(m, "stay_us %u\n", READ_ONCE(fd->stay_us));
 	seq_printf(m, "switch_us %u\n", READ_ONCE(fd->switch_us));
 	return 0;

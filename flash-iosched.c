@@ -892,8 +892,13 @@ static bool __flash_switch_dear(struct flash_data *fd, u64 hold)
  * (__flash_insert()).  No hold while a write is overdue, once the pair's
  * budget is spent (the third segment's turn), while more than two
  * segments have writes, with more than one open segment (a card that
- * keeps more open), with write_wait_us 0, or once FLASH_HOLD_MISSES holds
- * in a row ran out, until a write to the pair arrives.
+ * keeps more open), or with write_wait_us 0.  A hold pays only if the
+ * previous segment's writer writes during it (the active segment stays
+ * open anyway): once FLASH_HOLD_MISSES holds in a row ran out without,
+ * one write in FLASH_HOLD_PROBE that would wait does, until one of them
+ * sees the previous segment written.  An SQLite-like pair of a log and
+ * a database writer that waits on its own write (measurements.md) is
+ * held no more.
  */
 static bool __flash_hold_third(struct flash_data *fd, struct flash_segment *seg,
 			       bool write_due)
@@ -902,13 +907,16 @@ static bool __flash_hold_third(struct flash_data *fd, struct flash_segment *seg,
 
 	if (fd->hold_until && ktime_get_ns() >= fd->hold_until) {
 		fd->hold_misses++;
+		fd->stats.third_hold_misses++;
 		fd->hold_until = 0;
 	}
 	if (!hold || write_due || fd->open_segments > 1 || !fd->active ||
 	    seg == fd->active || __flash_is_prev(fd, seg) ||
 	    __flash_budget_spent(fd) || fd->nr_busy_segs > 2 ||
-	    fd->hold_misses >= FLASH_HOLD_MISSES ||
 	    flash_mutant(NO_THIRD_HOLD) || !__flash_switch_dear(fd, hold))
+		return false;
+	if (!fd->hold_until && fd->hold_misses >= FLASH_HOLD_MISSES &&
+	    ++fd->hold_skips % FLASH_HOLD_PROBE)
 		return false;
 	if (!fd->hold_until) {
 		fd->hold_until = atomic64_read(&fd->write_done_ns) + hold;
@@ -1200,9 +1208,12 @@ static void __flash_insert(struct flash_data *fd, struct request *rq,
 	} else if (__flash_add_write(fd, rq)) {
 		if (flash_rq_seg(rq) == fd->active ||
 		    __flash_is_prev(fd, flash_rq_seg(rq))) {
-			/* a third segment's hold starts again (__flash_hold_third()) */
+			/* a hold that paid (__flash_hold_third()) */
+			if ((fd->hold_until && flash_rq_seg(rq) != fd->active) ||
+			    flash_mutant(HOLD_MISS_ANY))
+				fd->hold_misses = 0;
+			/* a third segment's hold starts again */
 			fd->hold_until = 0;
-			fd->hold_misses = 0;
 		}
 		if (list_empty(&fd->write_fifo))
 			fd->burst_start_ns = ktime_get_ns();

@@ -64,7 +64,8 @@ static inline unsigned long gcd(unsigned long a, unsigned long b)
 #define FLASH_INTERLEAVE_WRITES	1024u	/* writes that write_wait_us covers */
 #define FLASH_LONE_MISSES	2u	/* lone waits in a row in vain: stop */
 #define FLASH_HOLD_WAITS	5u	/* a third segment's hold, in write_wait_us */
-#define FLASH_HOLD_MISSES	2u	/* holds in a row that ran out: stop */
+#define FLASH_HOLD_MISSES	16u	/* holds in a row in vain: stop... */
+#define FLASH_HOLD_PROBE	8u	/* ...but for one in this many */
 #define FLASH_TIMED_SECTORS	128u	/* the largest write timed (64 KiB) */
 
 /* How writes are cut before they are queued (the "split" attribute). */
@@ -383,6 +384,9 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    next, not the one right above the active segment
  *  NO_THIRD_HOLD     a write that would open a third segment never waits
  *  HOLD_UNLEARNED    it waits whatever a switch has cost the card
+ *  HOLD_MISS_ANY     any write to the active or previous segment makes
+ *                    the holds pay, not only one to the previous segment
+ *                    during a hold
  *  NO_SWEEP          while writes are overdue, each switch goes to the
  *                    oldest write's segment, not on to the next segment up
  *  PREV_WAITS        with one open segment, a write that resumes the
@@ -442,6 +446,7 @@ struct flash_stats {
 	u64 interleaved;		/* a write arrived below the cursor, one in flight */
 	u64 write_waits;		/* write dispatch waited for write_wait_us */
 	u64 third_holds;		/* a third segment's write waited (new holds) */
+	u64 third_hold_misses;		/* holds that ran out */
 };
 
 /* Per-queue scheduler data, q->elevator->elevator_data. */
@@ -480,7 +485,8 @@ struct flash_data {
 	u64 lone_pos;			/* the lone write waited for (sector) */
 	unsigned int lone_misses;	/* lone waits in a row that ran out */
 	u64 hold_until;			/* a third segment's hold ends; 0: none */
-	unsigned int hold_misses;	/* holds in a row that ran out */
+	unsigned int hold_misses;	/* holds in a row in vain (ran out) */
+	unsigned int hold_skips;	/* holds skipped since they stopped paying */
 	/*
 	 * Service times of small writes dispatched while no write was in
 	 * flight (__flash_time_write()): the one being timed, when it went,
