@@ -894,9 +894,9 @@ static bool __flash_switch_dear(struct flash_data *fd, u64 hold)
  * segments have writes, with more than one open segment (a card that
  * keeps more open), or with write_wait_us 0.  A hold pays only if the
  * previous segment's writer writes during it (the active segment stays
- * open anyway): once FLASH_HOLD_MISSES holds in a row ran out without,
- * one write in FLASH_HOLD_PROBE that would wait does, until one of them
- * sees the previous segment written.  An SQLite-like pair of a log and
+ * open anyway): once FLASH_HOLD_MISSES holds in a row ran out without
+ * such a write, only one write in FLASH_HOLD_PROBE that would wait does,
+ * until one of them sees the previous segment written.  An SQLite-like pair of a log and
  * a database writer that waits on its own write (measurements.md) is
  * held no more.
  */
