@@ -896,9 +896,9 @@ static bool __flash_switch_dear(struct flash_data *fd, u64 hold)
  * previous segment's writer writes during it (the active segment stays
  * open anyway): once FLASH_HOLD_MISSES holds in a row ran out without
  * such a write, only one write in FLASH_HOLD_PROBE that would wait does,
- * until one of them sees the previous segment written.  An SQLite-like pair of a log and
- * a database writer that waits on its own write (measurements.md) is
- * held no more.
+ * until one of them sees the previous segment written.  An SQLite-like
+ * pair of a log and a database writer that waits on its own write
+ * (measurements.md) is held no more.
  */
 static bool __flash_hold_third(struct flash_data *fd, struct flash_segment *seg,
 			       bool write_due)
