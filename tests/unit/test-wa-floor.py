@@ -5,7 +5,9 @@
 # sd-c10 model, grouping random writes per erase block must beat arrival
 # order by far, and flash's greedy policy must not be worse than an ideal
 # elevator by more than 10%; greedy on segments of half the erase block
-# (--segment-scale 0.5) writes erase blocks backwards and must show it.
+# (--segment-scale 0.5) writes erase blocks backwards and must show it;
+# going on to the next segment up (the "next" policy) must win some of
+# that back there and cost at the true erase size: the trade-off.
 # Prints "PASS name" / "FAIL name" lines.
 """Unit test of scripts/wa-floor."""
 
@@ -24,11 +26,14 @@ def wa(policy, segment=wf.ERASE):
 def main():
     fifo, cscan, greedy = wa("fifo"), wa("cscan"), wa("greedy")
     half = wa("greedy", wf.ERASE // 2)
+    nxt, nxt_half = wa("next"), wa("next", wf.ERASE // 2)
     checks = [("wa-floor/grouping-beats-arrival-order", greedy * 5 < fifo),
               ("wa-floor/greedy-near-elevator", greedy <= 1.1 * cscan),
-              ("wa-floor/half-segments-cost-greedy", half >= 1.2 * greedy)]
-    print("fifo %.1f cscan %.1f greedy %.1f greedy-half %.1f"
-          % (fifo, cscan, greedy, half))
+              ("wa-floor/half-segments-cost-greedy", half >= 1.2 * greedy),
+              ("wa-floor/next-segment-trades-truth-for-half",
+               nxt_half * 1.1 < half and nxt > 1.02 * greedy)]
+    print("fifo %.1f cscan %.1f greedy %.1f greedy-half %.1f next %.1f "
+          "next-half %.1f" % (fifo, cscan, greedy, half, nxt, nxt_half))
     for name, ok in checks:
         print(("PASS " if ok else "FAIL ") + name)
     return 0 if all(ok for _, ok in checks) else 1
