@@ -92,8 +92,11 @@ static int flash_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "write_waits %llu\n", s.write_waits);
 	seq_printf(m, "third_holds %llu\n", s.third_holds);
 	seq_printf(m, "third_hold_misses %llu\n", s.third_hold_misses);
+	seq_printf(m, "goon_skips %llu\n", s.goon_skips);
 	seq_printf(m, "stay_us %u\n", READ_ONCE(fd->stay_us));
 	seq_printf(m, "switch_us %u\n", READ_ONCE(fd->switch_us));
+	seq_printf(m, "goon_us %u\n", READ_ONCE(fd->goon_us));
+	seq_printf(m, "goon_timed %u\n", READ_ONCE(fd->goon_timed));
 	return 0;
 }
 

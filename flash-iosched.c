@@ -264,6 +264,7 @@ void flash_regroup(struct flash_data *fd)
 	fd->active = NULL;
 	fd->has_prev = false;
 	fd->budget_used = 0;
+	WRITE_ONCE(fd->goon_timed, 0);	/* going on is learned again */
 	fd->gen++;
 	list_for_each_entry_safe(rq, next, &fd->write_fifo, queuelist) {
 		rq->elv.priv[0] = NULL;
@@ -403,6 +404,43 @@ static struct flash_segment *__flash_seg_after_active(struct flash_data *fd)
 }
 
 /*
+ * Has going on in the previous segment, at or above where its writes
+ * stopped, cost this card at least FLASH_GOON_DEAR times a stay, over
+ * FLASH_GOON_TIMED timed go-ons (__flash_time_write())?  Then the card
+ * has closed that erase block meanwhile (erase_size is set larger than
+ * the card's: the active segment's writes filled other blocks), and going
+ * on there reopens it and closes another: the previous segment is then
+ * neither chosen for going on nor resumed where it stopped, but for one
+ * such decision in FLASH_GOON_PROBE (so that the average can come down).
+ * Streams write exactly where the previous segment stopped, with bios
+ * merged, on every turn, and never time a go-on (another write is always
+ * in flight): such a write forgets what the go-ons cost, so that random
+ * writes that made them dear do not gate the streams after them.
+ */
+static bool __flash_goon_dear(struct flash_data *fd)
+{
+	u64 stay = READ_ONCE(fd->stay_us), goon = READ_ONCE(fd->goon_us);
+	struct flash_segment *seg;
+	struct request *rq = __flash_prev_ceiling(fd, &seg);
+
+	if (rq && blk_rq_pos(rq) == fd->prev_cursor && rq->bio != rq->biotail &&
+	    !flash_mutant(GOON_NOT_FORGOTTEN)) {
+		WRITE_ONCE(fd->goon_timed, 0);
+		return false;
+	}
+	if (flash_mutant(NO_GOON_GATE))
+		return false;
+	if (!flash_mutant(GOON_UNLEARNED) &&
+	    (READ_ONCE(fd->goon_timed) < FLASH_GOON_TIMED || !stay ||
+	     goon < FLASH_GOON_DEAR * stay))
+		return false;
+	if (++fd->goon_probes % FLASH_GOON_PROBE == 0)
+		return false;
+	fd->stats.goon_skips++;
+	return true;
+}
+
+/*
  * Pick the segment to drain next, called when the active one has nothing
  * left above its cursor, its budget is spent or a write expired: if the
  * oldest write expired, the segment holding it, or while a sweep goes on
@@ -411,7 +449,8 @@ static struct flash_segment *__flash_seg_after_active(struct flash_data *fd)
  * previous segment if it has a write at or above where its writes
  * stopped and the pair's budget is not spent (a card that keeps two erase
  * blocks open still has it open: going on there costs no block, while a
- * third segment closes one, to be copied if it is opened again); else the
+ * third segment closes one, to be copied if it is opened again), unless
+ * going on has proved dear (__flash_goon_dear()); else the
  * one with the most queued bytes; if several hold as many, the one right
  * above the active segment when it is among them, else the lowest: writes
  * then go upwards across erase blocks, which a card whose erase block is
@@ -439,7 +478,7 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 		return flash_rq_seg(list_first_entry(&fd->write_fifo,
 						     struct request, queuelist));
 	if (!spent && __flash_prev_ceiling(fd, &seg) &&
-	    !flash_mutant(BUSIEST_NOT_PREV))
+	    !flash_mutant(BUSIEST_NOT_PREV) && !__flash_goon_dear(fd))
 		return seg;
 	/* busiest first: at most the active and previous ones are skipped */
 	for (n = rb_first_cached(&fd->busy); n; n = rb_next(n)) {
@@ -933,45 +972,53 @@ static bool __flash_hold_third(struct flash_data *fd, struct flash_segment *seg,
 /*
  * Time @rq, the write to @seg about to be dispatched, if it is small and
  * no write is in flight: then the card's time for it is its own.  It
- * stays if @seg is the active segment and switches if @seg is neither the
- * active nor the previous one; flash_timed_done() takes the time.  Call
- * before __flash_activate().
+ * stays if @seg is the active segment, goes on if @seg is the previous
+ * one and @rq is at or above where its writes stopped, and switches if
+ * @seg is neither; flash_timed_done() takes the time.  Nothing else could
+ * be timed while @rq is in flight, so timing one kind displaces no other.
+ * Call before __flash_activate().
  */
 static void __flash_time_write(struct flash_data *fd, struct flash_segment *seg,
 			       struct request *rq)
 {
-	bool stays = seg == fd->active;
+	unsigned int *avg = &fd->switch_us;
 
-	if (blk_rq_sectors(rq) > FLASH_TIMED_SECTORS ||
-	    (!stays && __flash_is_prev(fd, seg)) || __flash_writes_inflight(fd))
+	if (seg == fd->active)
+		avg = &fd->stay_us;
+	else if (__flash_is_prev(fd, seg))
+		avg = blk_rq_pos(rq) >= fd->prev_cursor ? &fd->goon_us : NULL;
+	if (!avg || blk_rq_sectors(rq) > FLASH_TIMED_SECTORS ||
+	    __flash_writes_inflight(fd))
 		return;
 	/* no write in flight: none is reading these (flash_finish_request()) */
 	fd->timed_ns = ktime_get_ns();
-	fd->timed_switch = !stays;
+	fd->timed_avg = avg;
 	/* pairs with the acquire in flash_timed_done(): the fields first */
 	smp_store_release(&fd->timed_rq, rq);
 }
 
 /*
  * @rq finished at @now: if it was being timed, add its time to its
- * average.  Any context, before @rq stops counting as in flight: the
- * fields are read before the cmpxchg(), a full barrier, so no dispatch
- * rewrites them first (__flash_time_write()).
+ * average (and count a go-on, see __flash_goon_dear()).  Any context,
+ * before @rq stops counting as in flight: the fields are read before the
+ * cmpxchg(), a full barrier, so no dispatch rewrites them first
+ * (__flash_time_write()).
  */
 static void flash_timed_done(struct flash_data *fd, struct request *rq, u64 now)
 {
 	unsigned int *avg, was, us;
-	bool switched;
 	u64 start;
 
 	/* pairs with the release in __flash_time_write() */
 	if (smp_load_acquire(&fd->timed_rq) != rq)
 		return;
 	start = fd->timed_ns;
-	switched = fd->timed_switch;
+	avg = fd->timed_avg;
 	if (cmpxchg(&fd->timed_rq, rq, NULL) != rq)
 		return;
-	avg = switched ? &fd->switch_us : &fd->stay_us;
+	was = READ_ONCE(fd->goon_timed);
+	if (avg == &fd->goon_us && was < FLASH_GOON_TIMED)
+		WRITE_ONCE(fd->goon_timed, was + 1);
 	us = max_t(u64, div_u64(now - start, NSEC_PER_USEC), 1);
 	was = READ_ONCE(*avg);
 	WRITE_ONCE(*avg, was ? (3 * was + us) / 4 : us);
@@ -1028,7 +1075,7 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 			goto wait;
 		if (seg == fd->active)
 			rq = flash_seg_ceiling(seg, fd->cursor);
-		else if (__flash_is_prev(fd, seg))
+		else if (__flash_is_prev(fd, seg) && !__flash_goon_dear(fd))
 			rq = flash_seg_ceiling(seg, fd->prev_cursor);
 		if (!rq)
 			rq = rb_entry_rq(rb_first(&seg->sort));

@@ -67,6 +67,9 @@ static inline unsigned long gcd(unsigned long a, unsigned long b)
 #define FLASH_HOLD_MISSES	16u	/* holds in a row in vain: stop... */
 #define FLASH_HOLD_PROBE	8u	/* ...but for one in this many */
 #define FLASH_TIMED_SECTORS	128u	/* the largest write timed (64 KiB) */
+#define FLASH_GOON_TIMED	8u	/* go-ons timed before they can be dear... */
+#define FLASH_GOON_DEAR		4u	/* ...at this many times a stay... */
+#define FLASH_GOON_PROBE	16u	/* ...then one in this many goes on anyway */
 
 /* How writes are cut before they are queued (the "split" attribute). */
 enum flash_split {
@@ -391,6 +394,10 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *                    oldest write's segment, not on to the next segment up
  *  PREV_WAITS        with one open segment, a write that resumes the
  *                    previous segment waits for the active one's write
+ *  NO_GOON_GATE      the previous segment goes on however dear that is
+ *  GOON_UNLEARNED    going on counts as dear whatever it has cost
+ *  GOON_NOT_FORGOTTEN streams resuming the previous segment leave the
+ *                    go-ons' cost as random writes learned it
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
@@ -447,6 +454,7 @@ struct flash_stats {
 	u64 write_waits;		/* write dispatch waited for write_wait_us */
 	u64 third_holds;		/* a third segment's write waited (new holds) */
 	u64 third_hold_misses;		/* holds that ran out */
+	u64 goon_skips;			/* go-ons not taken: dear (__flash_goon_dear()) */
 };
 
 /* Per-queue scheduler data, q->elevator->elevator_data. */
@@ -490,15 +498,18 @@ struct flash_data {
 	/*
 	 * Service times of small writes dispatched while no write was in
 	 * flight (__flash_time_write()): the one being timed, when it went,
-	 * whether it switched away from the active and previous segments;
-	 * running averages in microseconds (0: none timed yet), written
-	 * when a timed write finishes, in any context.
+	 * the average it goes to; running averages in microseconds (0: none
+	 * timed yet) and the go-ons' count, written when a timed write
+	 * finishes, in any context.
 	 */
 	const struct request *timed_rq;
 	u64 timed_ns;
-	bool timed_switch;
+	unsigned int *timed_avg;
 	unsigned int stay_us;		/* writes to the active segment */
 	unsigned int switch_us;		/* writes that switched */
+	unsigned int goon_us;		/* went on in the previous segment */
+	unsigned int goon_timed;	/* go-ons timed, up to FLASH_GOON_TIMED */
+	unsigned int goon_probes;	/* decisions while go-ons were dear */
 	/*
 	 * Queued writes can only wait (open_segments, write_depth or a wait):
 	 * has_work() says no until a write finishes, the wait timer fires, a
