@@ -415,15 +415,14 @@ static struct flash_segment *__flash_seg_after_active(struct flash_data *fd)
  * Streams write exactly where the previous segment stopped, with bios
  * merged, on every turn, and never time a go-on (another write is always
  * in flight): such a write forgets what the go-ons cost, so that random
- * writes that made them dear do not gate the streams after them.
+ * writes that made them dear do not gate the streams after them.  @rq is
+ * the go-on that would be sent (__flash_prev_ceiling()).
  */
-static bool __flash_goon_dear(struct flash_data *fd)
+static bool __flash_goon_dear(struct flash_data *fd, struct request *rq)
 {
 	u64 stay = READ_ONCE(fd->stay_us), goon = READ_ONCE(fd->goon_us);
-	struct flash_segment *seg;
-	struct request *rq = __flash_prev_ceiling(fd, &seg);
 
-	if (rq && blk_rq_pos(rq) == fd->prev_cursor && rq->bio != rq->biotail &&
+	if (blk_rq_pos(rq) == fd->prev_cursor && rq->bio != rq->biotail &&
 	    !flash_mutant(GOON_NOT_FORGOTTEN)) {
 		WRITE_ONCE(fd->goon_timed, 0);
 		return false;
@@ -470,6 +469,7 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 {
 	bool spent = __flash_budget_spent(fd);
 	struct flash_segment *seg, *best = NULL, *prev = NULL;
+	struct request *rq;
 	struct rb_node *n;
 
 	if (write_due && fd->sweep && fd->active)
@@ -477,9 +477,12 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 	if (write_due)
 		return flash_rq_seg(list_first_entry(&fd->write_fifo,
 						     struct request, queuelist));
-	if (!spent && __flash_prev_ceiling(fd, &seg) &&
-	    !flash_mutant(BUSIEST_NOT_PREV) && !__flash_goon_dear(fd))
-		return seg;
+	if (!spent) {
+		rq = __flash_prev_ceiling(fd, &seg);
+		if (rq && !flash_mutant(BUSIEST_NOT_PREV) &&
+		    !__flash_goon_dear(fd, rq))
+			return seg;
+	}
 	/* busiest first: at most the active and previous ones are skipped */
 	for (n = rb_first_cached(&fd->busy); n; n = rb_next(n)) {
 		seg = rb_entry(n, struct flash_segment, busy_node);
@@ -1075,8 +1078,10 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 			goto wait;
 		if (seg == fd->active)
 			rq = flash_seg_ceiling(seg, fd->cursor);
-		else if (__flash_is_prev(fd, seg) && !__flash_goon_dear(fd))
+		else if (__flash_is_prev(fd, seg))
 			rq = flash_seg_ceiling(seg, fd->prev_cursor);
+		if (rq && seg != fd->active && __flash_goon_dear(fd, rq))
+			rq = NULL;
 		if (!rq)
 			rq = rb_entry_rq(rb_first(&seg->sort));
 	}
