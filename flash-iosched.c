@@ -416,7 +416,8 @@ static struct flash_segment *__flash_seg_after_active(struct flash_data *fd)
  * merged, on every turn, and never time a go-on (another write is always
  * in flight): such a write forgets what the go-ons cost, so that random
  * writes that made them dear do not gate the streams after them.  @rq is
- * the go-on that would be sent (__flash_prev_ceiling()).
+ * the go-on that would be sent (the previous segment's first write at or
+ * above prev_cursor).
  */
 static bool __flash_goon_dear(struct flash_data *fd, struct request *rq)
 {
@@ -440,6 +441,26 @@ static bool __flash_goon_dear(struct flash_data *fd, struct request *rq)
 }
 
 /*
+ * @seg, the segment chosen next; if it is the previous one, *@goon is set
+ * to its write at or above where its writes stopped, unless there is
+ * none or going on there is dear (asked once per decision: a probe
+ * that goes on must not be undone by a second question).
+ */
+static struct flash_segment *__flash_go_on(struct flash_data *fd,
+					   struct flash_segment *seg,
+					   struct request **goon)
+{
+	struct request *rq;
+
+	if (!seg || !__flash_is_prev(fd, seg))
+		return seg;
+	rq = flash_seg_ceiling(seg, fd->prev_cursor);
+	if (rq && !__flash_goon_dear(fd, rq))
+		*goon = rq;
+	return seg;
+}
+
+/*
  * Pick the segment to drain next, called when the active one has nothing
  * left above its cursor, its budget is spent or a write expired: if the
  * oldest write expired, the segment holding it, or while a sweep goes on
@@ -460,28 +481,34 @@ static bool __flash_goon_dear(struct flash_data *fd, struct request *rq)
  * and what is left there meanwhile grows into a longer ascending run.
  * The active and previous segments share one budget (they take turns,
  * see __flash_next_write()): once it is spent, neither is picked while a
- * third segment has writes.  The caller waits if the chosen segment
- * cannot be opened yet: waiting for a slot beats writing another erase
- * block or going backwards.
+ * third segment has writes.  *@goon: where the previous segment, if
+ * chosen, goes on (__flash_go_on()); NULL: from its lowest write (the
+ * active segment: from its cursor).  The caller waits if the chosen
+ * segment cannot be opened yet: waiting for a slot beats writing another
+ * erase block or going backwards.
  */
 static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
-						bool write_due)
+						bool write_due,
+						struct request **goon)
 {
 	bool spent = __flash_budget_spent(fd);
 	struct flash_segment *seg, *best = NULL, *prev = NULL;
 	struct request *rq;
 	struct rb_node *n;
 
+	*goon = NULL;
 	if (write_due && fd->sweep && fd->active)
-		return __flash_seg_after_active(fd);
+		return __flash_go_on(fd, __flash_seg_after_active(fd), goon);
 	if (write_due)
-		return flash_rq_seg(list_first_entry(&fd->write_fifo,
-						     struct request, queuelist));
+		return __flash_go_on(fd, flash_rq_seg(list_first_entry(&fd->write_fifo,
+						     struct request, queuelist)), goon);
 	if (!spent) {
 		rq = __flash_prev_ceiling(fd, &seg);
 		if (rq && !flash_mutant(BUSIEST_NOT_PREV) &&
-		    !__flash_goon_dear(fd, rq))
+		    !__flash_goon_dear(fd, rq)) {
+			*goon = rq;
 			return seg;
+		}
 	}
 	/* busiest first: at most the active and previous ones are skipped */
 	for (n = rb_first_cached(&fd->busy); n; n = rb_next(n)) {
@@ -503,7 +530,8 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 		    (!spent || !__flash_is_prev(fd, seg)))
 			best = seg;
 	}
-	return best ? best : prev;
+	/* best is the previous segment only once going on was refused above */
+	return best ? best : __flash_go_on(fd, prev, goon);
 }
 
 /*
@@ -1073,15 +1101,11 @@ static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 		}
 	}
 	if (!rq) {
-		seg = __flash_choose_seg(fd, write_due);
+		seg = __flash_choose_seg(fd, write_due, &rq);
 		if (WARN_ON_ONCE(!seg) || __flash_hold_third(fd, seg, write_due))
 			goto wait;
-		if (seg == fd->active)
+		if (!rq && seg == fd->active)
 			rq = flash_seg_ceiling(seg, fd->cursor);
-		else if (__flash_is_prev(fd, seg))
-			rq = flash_seg_ceiling(seg, fd->prev_cursor);
-		if (rq && seg != fd->active && __flash_goon_dear(fd, rq))
-			rq = NULL;
 		if (!rq)
 			rq = rb_entry_rq(rb_first(&seg->sort));
 	}
