@@ -530,7 +530,7 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 		    (!spent || !__flash_is_prev(fd, seg)))
 			best = seg;
 	}
-	/* best is the previous segment only once going on was refused above */
+	/* best is the previous one only if it had no go-on or it was refused */
 	return best ? best : __flash_go_on(fd, prev, goon);
 }
 
