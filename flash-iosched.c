@@ -493,7 +493,6 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 {
 	bool spent = __flash_budget_spent(fd);
 	struct flash_segment *seg, *best = NULL, *prev = NULL;
-	struct request *rq;
 	struct rb_node *n;
 
 	*goon = NULL;
@@ -502,13 +501,10 @@ static struct flash_segment *__flash_choose_seg(struct flash_data *fd,
 	if (write_due)
 		return __flash_go_on(fd, flash_rq_seg(list_first_entry(&fd->write_fifo,
 						     struct request, queuelist)), goon);
-	if (!spent) {
-		rq = __flash_prev_ceiling(fd, &seg);
-		if (rq && !flash_mutant(BUSIEST_NOT_PREV) &&
-		    !__flash_goon_dear(fd, rq)) {
-			*goon = rq;
+	if (!spent && fd->has_prev && !flash_mutant(BUSIEST_NOT_PREV)) {
+		seg = __flash_go_on(fd, __flash_find_seg(fd, fd->prev_index), goon);
+		if (*goon)
 			return seg;
-		}
 	}
 	/* busiest first: at most the active and previous ones are skipped */
 	for (n = rb_first_cached(&fd->busy); n; n = rb_next(n)) {
