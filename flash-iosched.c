@@ -244,6 +244,17 @@ static void __flash_add_unsorted(struct flash_data *fd, struct request *rq)
 }
 
 /*
+ * Forget what going on has cost (__flash_goon_dear()): the average starts
+ * again from the next timed go-on (a write being timed meanwhile still
+ * lands in its average when it finishes, flash_timed_done()).
+ */
+static void __flash_goon_forget(struct flash_data *fd)
+{
+	WRITE_ONCE(fd->goon_timed, 0);
+	WRITE_ONCE(fd->goon_us, 0);
+}
+
+/*
  * Re-file every queued write after erase_size changed, with the segments
  * already allocated: all of them go back to the pool, whatever they held
  * (__flash_get_seg() resets a segment it takes).  Writes in flight keep
@@ -264,7 +275,7 @@ void flash_regroup(struct flash_data *fd)
 	fd->active = NULL;
 	fd->has_prev = false;
 	fd->budget_used = 0;
-	WRITE_ONCE(fd->goon_timed, 0);	/* going on is learned again */
+	__flash_goon_forget(fd);	/* going on is learned again */
 	fd->gen++;
 	list_for_each_entry_safe(rq, next, &fd->write_fifo, queuelist) {
 		rq->elv.priv[0] = NULL;
@@ -425,7 +436,7 @@ static bool __flash_goon_dear(struct flash_data *fd, struct request *rq)
 
 	if (blk_rq_pos(rq) == fd->prev_cursor && rq->bio != rq->biotail &&
 	    !flash_mutant(GOON_NOT_FORGOTTEN)) {
-		WRITE_ONCE(fd->goon_timed, 0);
+		__flash_goon_forget(fd);
 		return false;
 	}
 	if (flash_mutant(NO_GOON_GATE))

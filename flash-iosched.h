@@ -67,7 +67,7 @@ static inline unsigned long gcd(unsigned long a, unsigned long b)
 #define FLASH_HOLD_MISSES	16u	/* holds in a row in vain: stop... */
 #define FLASH_HOLD_PROBE	8u	/* ...but for one in this many */
 #define FLASH_TIMED_SECTORS	128u	/* the largest write timed (64 KiB) */
-#define FLASH_GOON_TIMED	8u	/* go-ons timed before they can be dear... */
+#define FLASH_GOON_TIMED	2u	/* go-ons timed before they can be dear... */
 #define FLASH_GOON_DEAR		4u	/* ...at this many times a stay... */
 #define FLASH_GOON_PROBE	16u	/* ...then one in this many goes on anyway */
 
