@@ -250,7 +250,9 @@ static void __flash_add_unsorted(struct flash_data *fd, struct request *rq)
  */
 static void __flash_goon_forget(struct flash_data *fd)
 {
-	WRITE_ONCE(fd->goon_timed, 0);
+	fd->stats.goon_forgets++;
+	WRITE_ONCE(fd->goon_row, 0);
+	WRITE_ONCE(fd->goon_gated, false);
 	WRITE_ONCE(fd->goon_us, 0);
 }
 
@@ -416,13 +418,17 @@ static struct flash_segment *__flash_seg_after_active(struct flash_data *fd)
 
 /*
  * Has going on in the previous segment, at or above where its writes
- * stopped, cost this card at least FLASH_GOON_DEAR times a stay, over
- * FLASH_GOON_TIMED timed go-ons (__flash_time_write())?  Then the card
- * has closed that erase block meanwhile (erase_size is set larger than
- * the card's: the active segment's writes filled other blocks), and going
- * on there reopens it and closes another: the previous segment is then
- * neither chosen for going on nor resumed where it stopped, but for one
- * such decision in FLASH_GOON_PROBE (so that the average can come down).
+ * stopped, cost this card at least FLASH_GOON_DEAR times the average stay,
+ * FLASH_GOON_ROW timed go-ons in a row (__flash_time_write(),
+ * flash_timed_done())?  Then the card has closed that erase block
+ * meanwhile (erase_size is set larger than the card's: the active
+ * segment's writes filled other blocks), and going on there reopens it
+ * and closes another: the previous segment is then neither chosen for
+ * going on nor resumed where it stopped, but for one such decision in
+ * FLASH_GOON_PROBE, so that go-ons are still timed: as many in a row that
+ * were not dear open the gate again.  In a row, not on average: one go-on
+ * slowed or sped by anything else (the host, the card's housekeeping, an
+ * erase block the card happened to keep open) does not flip the gate.
  * Streams write exactly where the previous segment stopped, with bios
  * merged, on every turn, and never time a go-on (another write is always
  * in flight): such a write forgets what the go-ons cost, so that random
@@ -432,8 +438,6 @@ static struct flash_segment *__flash_seg_after_active(struct flash_data *fd)
  */
 static bool __flash_goon_dear(struct flash_data *fd, struct request *rq)
 {
-	u64 stay = READ_ONCE(fd->stay_us), goon = READ_ONCE(fd->goon_us);
-
 	if (blk_rq_pos(rq) == fd->prev_cursor && rq->bio != rq->biotail &&
 	    !flash_mutant(GOON_NOT_FORGOTTEN)) {
 		__flash_goon_forget(fd);
@@ -441,9 +445,7 @@ static bool __flash_goon_dear(struct flash_data *fd, struct request *rq)
 	}
 	if (flash_mutant(NO_GOON_GATE))
 		return false;
-	if (!flash_mutant(GOON_UNLEARNED) &&
-	    (READ_ONCE(fd->goon_timed) < FLASH_GOON_TIMED || !stay ||
-	     goon < FLASH_GOON_DEAR * stay))
+	if (!flash_mutant(GOON_UNLEARNED) && !READ_ONCE(fd->goon_gated))
 		return false;
 	if (++fd->goon_probes % FLASH_GOON_PROBE == 0)
 		return false;
@@ -1037,15 +1039,17 @@ static void __flash_time_write(struct flash_data *fd, struct flash_segment *seg,
 
 /*
  * @rq finished at @now: if it was being timed, add its time to its
- * average (and count a go-on, see __flash_goon_dear()).  Any context,
- * before @rq stops counting as in flight: the fields are read before the
- * cmpxchg(), a full barrier, so no dispatch rewrites them first
- * (__flash_time_write()).
+ * average; a go-on also extends the row of go-ons that were dear, or of
+ * those that were not, and a full row sets the gate (__flash_goon_dear()).
+ * Any context, before @rq stops counting as in flight: the fields are read
+ * before the cmpxchg(), a full barrier, so no dispatch rewrites them
+ * first (__flash_time_write()).
  */
 static void flash_timed_done(struct flash_data *fd, struct request *rq, u64 now)
 {
-	unsigned int *avg, was, us;
+	unsigned int *avg, was, us, stay;
 	u64 start;
+	int row;
 
 	/* pairs with the release in __flash_time_write() */
 	if (smp_load_acquire(&fd->timed_rq) != rq)
@@ -1054,10 +1058,18 @@ static void flash_timed_done(struct flash_data *fd, struct request *rq, u64 now)
 	avg = fd->timed_avg;
 	if (cmpxchg(&fd->timed_rq, rq, NULL) != rq)
 		return;
-	was = READ_ONCE(fd->goon_timed);
-	if (avg == &fd->goon_us && was < FLASH_GOON_TIMED)
-		WRITE_ONCE(fd->goon_timed, was + 1);
 	us = max_t(u64, div_u64(now - start, NSEC_PER_USEC), 1);
+	if (avg == &fd->goon_us) {
+		stay = READ_ONCE(fd->stay_us);
+		row = READ_ONCE(fd->goon_row);
+		if (stay && us >= (u64)FLASH_GOON_DEAR * stay)
+			row = row > 0 ? min_t(int, row + 1, FLASH_GOON_ROW) : 1;
+		else
+			row = row < 0 ? max_t(int, row - 1, -FLASH_GOON_ROW) : -1;
+		WRITE_ONCE(fd->goon_row, row);
+		if (abs(row) == FLASH_GOON_ROW)
+			WRITE_ONCE(fd->goon_gated, row > 0);
+	}
 	was = READ_ONCE(*avg);
 	WRITE_ONCE(*avg, was ? (3 * was + us) / 4 : us);
 }

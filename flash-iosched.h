@@ -67,8 +67,8 @@ static inline unsigned long gcd(unsigned long a, unsigned long b)
 #define FLASH_HOLD_MISSES	16u	/* holds in a row in vain: stop... */
 #define FLASH_HOLD_PROBE	8u	/* ...but for one in this many */
 #define FLASH_TIMED_SECTORS	128u	/* the largest write timed (64 KiB) */
-#define FLASH_GOON_TIMED	2u	/* go-ons timed before they can be dear... */
-#define FLASH_GOON_DEAR		4u	/* ...at this many times a stay... */
+#define FLASH_GOON_ROW		2	/* go-ons timed dear (or not) in a row... */
+#define FLASH_GOON_DEAR		4u	/* ...each at this many times a stay... */
 #define FLASH_GOON_PROBE	16u	/* ...then one in this many goes on anyway */
 
 /* How writes are cut before they are queued (the "split" attribute). */
@@ -455,6 +455,7 @@ struct flash_stats {
 	u64 third_holds;		/* a third segment's write waited (new holds) */
 	u64 third_hold_misses;		/* holds that ran out */
 	u64 goon_skips;			/* go-ons not taken: dear (__flash_goon_dear()) */
+	u64 goon_forgets;		/* their cost forgotten (__flash_goon_forget()) */
 };
 
 /* Per-queue scheduler data, q->elevator->elevator_data. */
@@ -499,7 +500,7 @@ struct flash_data {
 	 * Service times of small writes dispatched while no write was in
 	 * flight (__flash_time_write()): the one being timed, when it went,
 	 * the average it goes to; running averages in microseconds (0: none
-	 * timed yet) and the go-ons' count, written when a timed write
+	 * timed yet) and the go-ons' row and gate, written when a timed write
 	 * finishes, in any context.
 	 */
 	const struct request *timed_rq;
@@ -508,7 +509,8 @@ struct flash_data {
 	unsigned int stay_us;		/* writes to the active segment */
 	unsigned int switch_us;		/* writes that switched */
 	unsigned int goon_us;		/* went on in the previous segment */
-	unsigned int goon_timed;	/* go-ons timed, up to FLASH_GOON_TIMED */
+	int goon_row;			/* timed go-ons in a row: > 0 dear, < 0 not */
+	bool goon_gated;		/* a row of dear ones, since none of cheap ones */
 	unsigned int goon_probes;	/* decisions while go-ons were dear */
 	/*
 	 * Queued writes can only wait (open_segments, write_depth or a wait):
