@@ -244,9 +244,9 @@ static void __flash_add_unsorted(struct flash_data *fd, struct request *rq)
 }
 
 /*
- * Forget what going on has cost (__flash_goon_dear()): the average starts
- * again from the next timed go-on (a write being timed meanwhile still
- * lands in its average when it finishes, flash_timed_done()).
+ * Forget what going on has cost (__flash_goon_dear()): the gate opens, and
+ * the row and the average start again from the next timed go-on (a write
+ * being timed meanwhile still counts when it finishes, flash_timed_done()).
  */
 static void __flash_goon_forget(struct flash_data *fd)
 {

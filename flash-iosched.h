@@ -510,7 +510,7 @@ struct flash_data {
 	unsigned int switch_us;		/* writes that switched */
 	unsigned int goon_us;		/* went on in the previous segment */
 	int goon_row;			/* timed go-ons in a row: > 0 dear, < 0 not */
-	bool goon_gated;		/* a row of dear ones, since none of cheap ones */
+	bool goon_gated;		/* closed by a dear row, not opened since */
 	unsigned int goon_probes;	/* decisions while go-ons were dear */
 	/*
 	 * Queued writes can only wait (open_segments, write_depth or a wait):
