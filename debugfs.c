@@ -94,11 +94,14 @@ static int flash_stats_show(void *data, struct seq_file *m)
 	seq_printf(m, "third_hold_misses %llu\n", s.third_hold_misses);
 	seq_printf(m, "goon_skips %llu\n", s.goon_skips);
 	seq_printf(m, "goon_forgets %llu\n", s.goon_forgets);
+	seq_printf(m, "pairings %llu\n", s.pairings);
 	seq_printf(m, "stay_us %u\n", READ_ONCE(fd->stay_us));
 	seq_printf(m, "switch_us %u\n", READ_ONCE(fd->switch_us));
 	seq_printf(m, "goon_us %u\n", READ_ONCE(fd->goon_us));
 	seq_printf(m, "goon_row %d\n", READ_ONCE(fd->goon_row));
 	seq_printf(m, "goon_gated %d\n", READ_ONCE(fd->goon_gated));
+	seq_printf(m, "up_row_even %d\n", READ_ONCE(fd->up_row[0]));
+	seq_printf(m, "up_row_odd %d\n", READ_ONCE(fd->up_row[1]));
 	return 0;
 }
 

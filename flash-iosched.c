@@ -257,11 +257,11 @@ static void __flash_goon_forget(struct flash_data *fd)
 }
 
 /*
- * Re-file every queued write after erase_size changed, with the segments
- * already allocated: all of them go back to the pool, whatever they held
- * (__flash_get_seg() resets a segment it takes).  Writes in flight keep
- * their slots, which count as open until they finish but no longer match
- * any segment.
+ * Re-file every queued write after erase_size changed (written, or doubled
+ * by __flash_pair()), with the segments already allocated: all of them go
+ * back to the pool, whatever they held (__flash_get_seg() resets a
+ * segment it takes).  Writes in flight keep their slots, which count as
+ * open until they finish but no longer match any segment.
  */
 void flash_regroup(struct flash_data *fd)
 {
@@ -278,6 +278,9 @@ void flash_regroup(struct flash_data *fd)
 	fd->has_prev = false;
 	fd->budget_used = 0;
 	__flash_goon_forget(fd);	/* going on is learned again */
+	fd->up_row[0] = 0;		/* so is switching up */
+	fd->up_row[1] = 0;
+	WRITE_ONCE(fd->pair_due, false);
 	fd->gen++;
 	list_for_each_entry_safe(rq, next, &fd->write_fifo, queuelist) {
 		rq->elv.priv[0] = NULL;
@@ -1014,9 +1017,12 @@ static bool __flash_hold_third(struct flash_data *fd, struct flash_segment *seg,
  * no write is in flight: then the card's time for it is its own.  It
  * stays if @seg is the active segment, goes on if @seg is the previous
  * one and @rq is at or above where its writes stopped, and switches if
- * @seg is neither; flash_timed_done() takes the time.  Nothing else could
- * be timed while @rq is in flight, so timing one kind displaces no other.
- * Call before __flash_activate().
+ * @seg is neither; a switch to the segment right above the active one
+ * switches up too (__flash_pair()), unless @rq starts where the last
+ * write ended (a stream crossing into the next segment, which tells
+ * nothing about erase blocks).  flash_timed_done() takes the time.
+ * Nothing else could be timed while @rq is in flight, so timing one kind
+ * displaces no other.  Call before __flash_activate().
  */
 static void __flash_time_write(struct flash_data *fd, struct flash_segment *seg,
 			       struct request *rq)
@@ -1031,6 +1037,10 @@ static void __flash_time_write(struct flash_data *fd, struct flash_segment *seg,
 	    __flash_writes_inflight(fd))
 		return;
 	/* no write in flight: none is reading these (flash_finish_request()) */
+	fd->timed_up = 0;
+	if (avg == &fd->switch_us && fd->active &&
+	    seg->index == fd->active->index + 1 && blk_rq_pos(rq) != fd->cursor)
+		fd->timed_up = 1 + (fd->active->index & 1);
 	fd->timed_ns = ktime_get_ns();
 	fd->timed_avg = avg;
 	/* pairs with the acquire in flash_timed_done(): the fields first */
@@ -1038,17 +1048,32 @@ static void __flash_time_write(struct flash_data *fd, struct flash_segment *seg,
 }
 
 /*
+ * @row (> 0: timed writes dear in a row, < 0: not dear) extended by one
+ * that was @dear or not; at most @full long.
+ */
+static int flash_row(int row, bool dear, int full)
+{
+	if (dear)
+		return row > 0 ? min(row + 1, full) : 1;
+	return row < 0 ? max(row - 1, -full) : -1;
+}
+
+/*
  * @rq finished at @now: if it was being timed, add its time to its
- * average; a go-on also extends the row of go-ons that were dear, or of
- * those that were not, and a full row sets the gate (__flash_goon_dear()).
- * Any context, before @rq stops counting as in flight: the fields are read
- * before the cmpxchg(), a full barrier, so no dispatch rewrites them
- * first (__flash_time_write()).
+ * average.  A write is dear if it took FLASH_GOON_DEAR times the average
+ * stay.  A go-on extends the row of go-ons that were dear, or of those
+ * that were not, and a full row sets the gate (__flash_goon_dear()); an
+ * up-switch extends its side's row, and a full row of cheap ones from
+ * even segments beside a full row of dear ones from odd segments pairs
+ * the segments (__flash_pair()).  Any context, before @rq stops counting
+ * as in flight: the fields are read before the cmpxchg(), a full
+ * barrier, so no dispatch rewrites them first (__flash_time_write()).
  */
 static void flash_timed_done(struct flash_data *fd, struct request *rq, u64 now)
 {
-	unsigned int *avg, was, us, stay;
+	unsigned int *avg, was, us, stay, up;
 	u64 start;
+	bool dear;
 	int row;
 
 	/* pairs with the release in __flash_time_write() */
@@ -1056,22 +1081,57 @@ static void flash_timed_done(struct flash_data *fd, struct request *rq, u64 now)
 		return;
 	start = fd->timed_ns;
 	avg = fd->timed_avg;
+	up = fd->timed_up;
 	if (cmpxchg(&fd->timed_rq, rq, NULL) != rq)
 		return;
 	us = max_t(u64, div_u64(now - start, NSEC_PER_USEC), 1);
+	stay = READ_ONCE(fd->stay_us);
+	dear = stay && us >= (u64)FLASH_GOON_DEAR * stay;
 	if (avg == &fd->goon_us) {
-		stay = READ_ONCE(fd->stay_us);
-		row = READ_ONCE(fd->goon_row);
-		if (stay && us >= (u64)FLASH_GOON_DEAR * stay)
-			row = row > 0 ? min_t(int, row + 1, FLASH_GOON_ROW) : 1;
-		else
-			row = row < 0 ? max_t(int, row - 1, -FLASH_GOON_ROW) : -1;
+		row = flash_row(READ_ONCE(fd->goon_row), dear, FLASH_GOON_ROW);
 		WRITE_ONCE(fd->goon_row, row);
 		if (abs(row) == FLASH_GOON_ROW)
 			WRITE_ONCE(fd->goon_gated, row > 0);
 	}
+	if (up) {
+		row = flash_row(READ_ONCE(fd->up_row[up - 1]), dear, FLASH_PAIR_ROW);
+		WRITE_ONCE(fd->up_row[up - 1], row);
+		if (READ_ONCE(fd->up_row[0]) == -FLASH_PAIR_ROW &&
+		    (READ_ONCE(fd->up_row[1]) == FLASH_PAIR_ROW ||
+		     flash_mutant(PAIR_ONE_SIDED)))
+			WRITE_ONCE(fd->pair_due, true);
+	}
 	was = READ_ONCE(*avg);
 	WRITE_ONCE(*avg, was ? (3 * was + us) / 4 : us);
+}
+
+/*
+ * Is the card's erase block twice erase_size?  Then writes that switch up
+ * from an even segment into the one right above continue an erase block
+ * the card has open and cost what a stay does, and those from an odd
+ * segment open another erase block and cost a merge (flash_timed_done():
+ * FLASH_PAIR_ROW of each in a row).  erase_size is then doubled and the
+ * queued writes re-filed, so that both halves of an erase block drain as
+ * one segment, upwards: each half apart is a segment whose busiest-first
+ * turn comes in any order, and the card copies the block whenever its
+ * upper half goes before the lower.  At most once, from the size set
+ * (erase_set), and only from a power of two: at 1.5 times the card's
+ * erase block, the segments pair up the same way (two segments are three
+ * erase blocks), and doubling would make them three times as large.
+ * Only with one open segment (a card that keeps few open).
+ */
+static void __flash_pair(struct flash_data *fd)
+{
+	if (!READ_ONCE(fd->pair_due) || flash_mutant(NO_PAIRING))
+		return;
+	WRITE_ONCE(fd->pair_due, false);
+	if (fd->geom.erase_sectors != fd->erase_set ||
+	    !is_power_of_2(fd->erase_set) || fd->open_segments > 1 ||
+	    (u64)fd->erase_set * 2 > FLASH_ERASE_MAX >> FLASH_SECTOR_SHIFT)
+		return;
+	fd->geom.erase_sectors *= 2;
+	fd->stats.pairings++;
+	flash_regroup(fd);
 }
 
 /*
@@ -1096,13 +1156,15 @@ static void flash_timed_done(struct flash_data *fd, struct request *rq, u64 now)
  */
 static struct request *__flash_next_write(struct flash_data *fd, bool write_due)
 {
-	struct flash_segment *seg = fd->active, *prev = NULL;
+	struct flash_segment *seg, *prev = NULL;
 	struct request *rq = NULL, *alt;
 	struct flash_slot *slot;
 	bool resumes;
 
 	if (list_empty(&fd->write_fifo))
 		return NULL;
+	__flash_pair(fd);
+	seg = fd->active;
 	if (seg && seg->nr_rqs &&
 	    !(__flash_budget_spent(fd) && fd->nr_busy_segs > 1)) {
 		struct request *oldest = list_first_entry(&fd->write_fifo,

@@ -70,6 +70,7 @@ static inline unsigned long gcd(unsigned long a, unsigned long b)
 #define FLASH_GOON_ROW		2	/* go-ons timed dear (or not) in a row... */
 #define FLASH_GOON_DEAR		4u	/* ...each at this many times a stay... */
 #define FLASH_GOON_PROBE	16u	/* ...then one in this many goes on anyway */
+#define FLASH_PAIR_ROW		2	/* up-switches timed in a row: pair segments */
 
 /* How writes are cut before they are queued (the "split" attribute). */
 enum flash_split {
@@ -398,6 +399,9 @@ static inline u32 flash_chunk_target(u32 driver, u32 erase, u32 boundary, u32 ma
  *  GOON_UNLEARNED    going on counts as dear whatever it has cost
  *  GOON_NOT_FORGOTTEN streams resuming the previous segment leave the
  *                    go-ons' cost as random writes learned it
+ *  NO_PAIRING        erase_size is never doubled
+ *  PAIR_ONE_SIDED    it is doubled on cheap up-switches from even
+ *                    segments alone, whatever they cost from odd ones
  */
 #define flash_mutant(name)	IS_ENABLED(FLASH_MUTANT_##name)
 
@@ -456,6 +460,7 @@ struct flash_stats {
 	u64 third_hold_misses;		/* holds that ran out */
 	u64 goon_skips;			/* go-ons not taken: dear (__flash_goon_dear()) */
 	u64 goon_forgets;		/* their cost forgotten (__flash_goon_forget()) */
+	u64 pairings;			/* erase_size doubled (__flash_pair()) */
 };
 
 /* Per-queue scheduler data, q->elevator->elevator_data. */
@@ -500,8 +505,8 @@ struct flash_data {
 	 * Service times of small writes dispatched while no write was in
 	 * flight (__flash_time_write()): the one being timed, when it went,
 	 * the average it goes to; running averages in microseconds (0: none
-	 * timed yet) and the go-ons' row and gate, written when a timed write
-	 * finishes, in any context.
+	 * timed yet), the go-ons' row and gate and the up-switches' rows,
+	 * written when a timed write finishes, in any context.
 	 */
 	const struct request *timed_rq;
 	u64 timed_ns;
@@ -512,6 +517,9 @@ struct flash_data {
 	int goon_row;			/* timed go-ons in a row: > 0 dear, < 0 not */
 	bool goon_gated;		/* closed by a dear row, not opened since */
 	unsigned int goon_probes;	/* decisions while go-ons were dear */
+	unsigned int timed_up;		/* switches up: 1 from even, 2 from odd */
+	int up_row[2];			/* up-switches in a row: even, odd */
+	bool pair_due;			/* the rows say: double erase_size */
 	/*
 	 * Queued writes can only wait (open_segments, write_depth or a wait):
 	 * has_work() says no until a write finishes, the wait timer fires, a
@@ -524,7 +532,8 @@ struct flash_data {
 	struct flash_stats stats;
 
 	/* tunables, changed through sysfs under lock */
-	struct flash_geom geom;
+	struct flash_geom geom;		/* erase_sectors: erase_set, or paired */
+	u32 erase_set;			/* erase_size as set, in sectors */
 	enum flash_split split;
 	unsigned int read_expire_ms, write_expire_ms;
 	unsigned long read_expire, write_expire;	/* jiffies */

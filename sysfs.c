@@ -53,6 +53,7 @@ void flash_set_defaults(struct flash_data *fd, struct request_queue *q)
 	flash_default_depths(&dq, &fd->open_segments, &fd->write_depth);
 	fd->geom.page_sectors = page >> FLASH_SECTOR_SHIFT;
 	fd->geom.erase_sectors = erase >> FLASH_SECTOR_SHIFT;
+	fd->erase_set = fd->geom.erase_sectors;
 	fd->split = flash_split_default;
 	fd->write_wait_us = flash_write_wait_us;
 	fd->read_expire_ms = flash_read_expire_ms;
@@ -86,7 +87,7 @@ static ssize_t flash_page_size_store(struct elevator_queue *e, const char *page,
 		return -EINVAL;
 	spin_lock(&fd->lock);
 	if (flash_page_size_ok(val, lbs) &&
-	    flash_erase_size_ok(fd->geom.erase_sectors << FLASH_SECTOR_SHIFT, val)) {
+	    flash_erase_size_ok(fd->erase_set << FLASH_SECTOR_SHIFT, val)) {
 		fd->geom.page_sectors = val >> FLASH_SECTOR_SHIFT;
 		ret = count;
 	}
@@ -118,9 +119,10 @@ static ssize_t flash_erase_size_store(struct elevator_queue *e, const char *page
 		return -EINVAL;
 	spin_lock(&fd->lock);
 	if (flash_erase_size_ok(val, fd->geom.page_sectors << FLASH_SECTOR_SHIFT)) {
-		changed = fd->geom.erase_sectors != val >> FLASH_SECTOR_SHIFT;
+		fd->erase_set = val >> FLASH_SECTOR_SHIFT;
+		changed = fd->geom.erase_sectors != fd->erase_set;
 		if (changed) {
-			fd->geom.erase_sectors = val >> FLASH_SECTOR_SHIFT;
+			fd->geom.erase_sectors = fd->erase_set;
 			flash_regroup(fd);
 		}
 		ret = count;
