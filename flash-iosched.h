@@ -69,7 +69,7 @@ static inline unsigned long gcd(unsigned long a, unsigned long b)
 #define FLASH_TIMED_SECTORS	128u	/* the largest write timed (64 KiB) */
 #define FLASH_GOON_ROW		2	/* go-ons timed dear (or not) in a row... */
 #define FLASH_GOON_DEAR		4u	/* ...each at this many times a stay... */
-#define FLASH_GOON_PROBE	16u	/* ...then one in this many goes on anyway */
+#define FLASH_GOON_PROBE	32u	/* ...then one in this many goes on anyway */
 #define FLASH_PAIR_ROW		2	/* up-switches timed in a row: pair segments */
 
 /* How writes are cut before they are queued (the "split" attribute). */
